@@ -1,0 +1,34 @@
+# bloomsketch — PGXS build.  `make && make install`, then `make installcheck`
+# against a running server (scripts/test.sh does all of it on a throwaway one).
+
+EXTENSION = bloomsketch
+MODULE_big = bloomsketch
+DATA = sql/bloomsketch--0.1.0.sql
+
+CORE_OBJS = src/core/bs_error.o src/core/bs_primes.o src/core/bs_base64.o \
+	src/core/bs_bloom.o src/core/bs_bloom_merge.o src/core/bs_bloom_codec.o
+PG_OBJS = src/pg/bloomsketch.o src/pg/value_family.o src/pg/bloomfilter_io.o \
+	src/pg/bloomfilter_probe.o src/pg/bloomfilter_funcs.o src/pg/bloomfilter_agg.o
+OBJS = $(CORE_OBJS) $(PG_OBJS)
+
+REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
+	bloomfilter_membership bloomfilter_aggregate bloomfilter_malformed
+
+PG_CONFIG ?= pg_config
+PG_CFLAGS = -Wall -Wextra
+# PostgreSQL's headers are included as system headers: -Wextra is for our code.
+PG_CPPFLAGS = -I$(srcdir)/src/core -isystem $(shell $(PG_CONFIG) --includedir-server)
+SHLIB_LINK =
+
+EXTRA_CLEAN = results regression.diffs regression.out
+
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# The pure C core's unit tests, outside the server.
+.PHONY: check-core print-regress
+check-core:
+	$(MAKE) -C test run
+
+print-regress:
+	@echo $(REGRESS)

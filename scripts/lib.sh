@@ -1,0 +1,69 @@
+# scripts/lib.sh — shared by scripts/test.sh, scripts/demo.sh and bench/run.sh.
+# Installs what bloomsketch needs on Debian 12, builds and installs it, and
+# runs a throwaway PostgreSQL 15 server as the postgres user on a private
+# Unix socket (no TCP), so nothing clashes with another server.
+set -euo pipefail
+
+BS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PG_BIN=/usr/lib/postgresql/15/bin
+BS_PACKAGES=(postgresql-15 postgresql-server-dev-15 libxxhash-dev make gcc python3)
+
+bs_log() { printf '==> %s\n' "$*" >&2; }
+
+# Re-run the calling script as root (apt, make install and runuser need it).
+bs_require_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		if command -v sudo >/dev/null 2>&1; then
+			exec sudo -E bash "$0" "$@"
+		fi
+		echo "this script must run as root (installing packages and the extension)" >&2
+		exit 1
+	fi
+}
+
+# Install the Debian packages that are missing, plus any extra ones given.
+bs_install_packages() {
+	local wanted=("${BS_PACKAGES[@]}" "$@") missing=() p
+	for p in "${wanted[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		bs_log "installing ${missing[*]}"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq
+		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	fi
+}
+
+bs_build_install() {
+	bs_log "building and installing bloomsketch"
+	make -C "$BS_ROOT" -s PG_CONFIG=$PG_BIN/pg_config >/dev/null
+	make -C "$BS_ROOT" -s PG_CONFIG=$PG_BIN/pg_config install >/dev/null
+}
+
+# Start a server in a fresh temporary directory; extra -c settings may be given
+# as arguments (name=value).  Exports PGHOST, PGPORT, PGUSER, PGDATABASE and
+# stops the server when the calling script exits.
+bs_start_server() {
+	BS_PGDIR=$(mktemp -d /tmp/bloomsketch-pg.XXXXXX)
+	chown postgres:postgres "$BS_PGDIR"
+	chmod 700 "$BS_PGDIR"
+	export PGHOST=$BS_PGDIR PGPORT=54329 PGUSER=postgres PGDATABASE=postgres
+	local options="-c listen_addresses='' -k $BS_PGDIR -p $PGPORT" setting
+	for setting in "$@"; do options+=" -c $setting"; done
+	bs_log "starting a throwaway PostgreSQL 15 server in $BS_PGDIR"
+	runuser -u postgres -- $PG_BIN/initdb -D "$BS_PGDIR/data" -U postgres -A trust \
+		--no-sync >"$BS_PGDIR/initdb.log" 2>&1 ||
+		{ cat "$BS_PGDIR/initdb.log" >&2; return 1; }
+	runuser -u postgres -- $PG_BIN/pg_ctl -D "$BS_PGDIR/data" -l "$BS_PGDIR/server.log" \
+		-o "$options" -w start >/dev/null ||
+		{ cat "$BS_PGDIR/server.log" >&2; return 1; }
+	trap bs_stop_server EXIT
+}
+
+bs_stop_server() {
+	if [ -n "${BS_PGDIR:-}" ] && [ -d "$BS_PGDIR/data" ]; then
+		runuser -u postgres -- $PG_BIN/pg_ctl -D "$BS_PGDIR/data" -m fast -w stop >/dev/null 2>&1 || true
+		if [ "${BS_KEEP_SERVER_DIR:-0}" != 1 ]; then rm -rf "$BS_PGDIR"; fi
+	fi
+}

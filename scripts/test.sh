@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The whole test suite: the pure C core's unit tests, then the pg_regress
+# suite against a throwaway server.  Ends with "N passed, N failed" and exits
+# non-zero when anything failed.
+source "$(dirname "$0")/lib.sh"
+bs_require_root "$@"
+bs_install_packages
+bs_build_install
+
+passed=0
+failed=0
+
+bs_log "core unit tests"
+if make -C "$BS_ROOT/test" -s run PG_CONFIG=$PG_BIN/pg_config >"$BS_ROOT/test/core.out" 2>&1; then
+	passed=$((passed + 1)); echo "ok     core unit tests"
+else
+	failed=$((failed + 1)); echo "FAILED core unit tests"; tail -20 "$BS_ROOT/test/core.out"
+fi
+
+bs_start_server
+bs_log "pg_regress suite"
+rm -rf "$BS_ROOT/results"
+chmod -R a+rwX "$BS_ROOT" 2>/dev/null || true
+make -C "$BS_ROOT" -s PG_CONFIG=$PG_BIN/pg_config installcheck >"$BS_ROOT/regress.log" 2>&1 || true
+cat "$BS_ROOT/regress.log"
+r_ok=$(grep -cE '\.\.\. ok|^ok ' "$BS_ROOT/regress.log" || true)
+r_failed=$(grep -cE '\.\.\. FAILED|^not ok ' "$BS_ROOT/regress.log" || true)
+expected=$(make -C "$BS_ROOT" -s print-regress | wc -w)
+if [ "$((r_ok + r_failed))" -ne "$expected" ]; then
+	# a test that never reported (crash, server gone) counts as failed
+	r_failed=$((expected - r_ok))
+fi
+[ -f "$BS_ROOT/regression.diffs" ] && head -200 "$BS_ROOT/regression.diffs"
+passed=$((passed + r_ok))
+failed=$((failed + r_failed))
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,296 @@
+/*
+ * bs_bloom.c — layout, probing and textbook sizing of the Bloom filter.
+ */
+#include "bs_bloom.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bs_primes.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+/* Added to the seed to draw a fresh hash after a rejected one (see below). */
+#define BS_RESEED_STEP UINT64_C(0x9E3779B97F4A7C15)
+
+void
+bs_bloom_init(bs_bloom *filter, uint64_t bits, uint32_t hashes, uint64_t seed)
+{
+	filter->version = BS_BLOOM_FORMAT_VERSION;
+	filter->scheme = BS_SCHEME_DOUBLE;
+	filter->family = BS_FAMILY_NONE;
+	filter->reserved8 = 0;
+	filter->hashes = (uint16_t) hashes;
+	filter->reserved16 = 0;
+	filter->type_tag = 0;
+	filter->bits = bits;
+	filter->seed = seed;
+	filter->items = 0;
+}
+
+void
+bs_bloom_get_params(const bs_bloom *filter, bs_bloom_params *params)
+{
+	params->version = filter->version;
+	params->scheme = filter->scheme;
+	params->family = filter->family;
+	params->reserved8 = filter->reserved8;
+	params->hashes = filter->hashes;
+	params->reserved16 = filter->reserved16;
+	params->type_tag = filter->type_tag;
+	params->bits = filter->bits;
+	params->seed = filter->seed;
+	params->items = filter->items;
+}
+
+void
+bs_probe_init(bs_probe *probe, uint64_t bits, uint32_t hashes, uint64_t seed)
+{
+	probe->bits = bits;
+	probe->hashes = hashes;
+	probe->seed = seed;
+	/* (2^64 - n) mod n == 2^64 mod n, computed without 128-bit division */
+	probe->reject_below_m = (0 - bits) % bits;
+	probe->reject_below_step = (0 - (bits - 1)) % (bits - 1);
+}
+
+/*
+ * Map a uniform 64-bit x onto a uniform value in [0, n) without modulo bias:
+ * floor(x * n / 2^64), rejecting the 2^64 mod n values of x whose low product
+ * half falls below that count (Lemire's multiply-shift with rejection).  Each
+ * result then has exactly floor(2^64 / n) accepted preimages.
+ */
+static inline bool
+map_uniform(uint64_t x, uint64_t n, uint64_t reject_below, uint64_t *out)
+{
+	unsigned __int128 product = (unsigned __int128) x * n;
+
+	if ((uint64_t) product < reject_below)
+		return false;
+	*out = (uint64_t) (product >> 64);
+	return true;
+}
+
+/*
+ * Kirsch–Mitzenmacher double hashing (KM 2008, section 5.2): one
+ * XXH3_128bits_withSeed call gives h1 (low 64 bits) and h2 (high 64 bits);
+ * the positions are g_i = a + i*b (mod m), i = 0..k-1, with
+ *   a = h1 mapped uniformly onto [0, m),
+ *   b = 1 + h2 mapped uniformly onto [0, m - 1), i.e. b in [1, m - 1].
+ * Because m is prime (the validator insists) and b is never 0 mod m, i*b
+ * takes k distinct values mod m for any k <= m: the probe sequence cannot
+ * cycle early, so every value sets exactly k distinct bits (Burns' "classic"
+ * construction).  KM let h2 range over all of [m]; b = 0 would put all k
+ * probes on one bit, the degenerate case their analysis tolerates and this
+ * filter excludes.  A rejected hash (probability below m / 2^63, about 6.5e-10
+ * at the largest m) is replaced by a fresh one from a seed advanced by a
+ * fixed step, which keeps the mapping deterministic and exactly uniform.
+ * All arithmetic stays below 2m <= 1.2e10, far from 64-bit overflow.
+ */
+static inline void
+probe_start(const bs_probe *probe, const void *data, size_t length,
+			uint64_t *first, uint64_t *step)
+{
+	uint64_t	seed = probe->seed;
+
+	for (;;)
+	{
+		XXH128_hash_t h = XXH3_128bits_withSeed(data, length, seed);
+		uint64_t	offset;
+
+		if (map_uniform(h.low64, probe->bits, probe->reject_below_m, first) &&
+			map_uniform(h.high64, probe->bits - 1, probe->reject_below_step, &offset))
+		{
+			*step = offset + 1;
+			return;
+		}
+		seed += BS_RESEED_STEP;
+	}
+}
+
+void
+bs_bloom_add(bs_bloom *filter, const bs_probe *probe, const void *data,
+			 size_t length)
+{
+	uint64_t	position;
+	uint64_t	step;
+	uint64_t	bits = probe->bits;
+	uint64_t   *words = filter->words;
+
+	probe_start(probe, data, length, &position, &step);
+	for (uint32_t i = 0; i < probe->hashes; i++)
+	{
+		words[position >> 6] |= UINT64_C(1) << (position & 63);
+		position += step;
+		if (position >= bits)
+			position -= bits;
+	}
+	filter->items++;
+}
+
+bool
+bs_bloom_test(const bs_bloom *filter, const bs_probe *probe, const void *data,
+			  size_t length)
+{
+	uint64_t	position;
+	uint64_t	step;
+	uint64_t	bits = probe->bits;
+	const uint64_t *words = filter->words;
+
+	probe_start(probe, data, length, &position, &step);
+	for (uint32_t i = 0; i < probe->hashes; i++)
+	{
+		if ((words[position >> 6] & (UINT64_C(1) << (position & 63))) == 0)
+			return false;
+		position += step;
+		if (position >= bits)
+			position -= bits;
+	}
+	return true;
+}
+
+void
+bs_bloom_positions(const bs_probe *probe, const void *data, size_t length,
+				   uint64_t *positions)
+{
+	uint64_t	position;
+	uint64_t	step;
+
+	probe_start(probe, data, length, &position, &step);
+	for (uint32_t i = 0; i < probe->hashes; i++)
+	{
+		positions[i] = position;
+		position += step;
+		if (position >= probe->bits)
+			position -= probe->bits;
+	}
+}
+
+uint64_t
+bs_bloom_count_set(const bs_bloom *filter)
+{
+	uint64_t	count = 0;
+	uint64_t	words = bs_bloom_word_count(filter->bits);
+
+	for (uint64_t i = 0; i < words; i++)
+		count += (uint64_t) __builtin_popcountll(filter->words[i]);
+	return count;
+}
+
+bs_status
+bs_check_capacity(int64_t capacity, bs_error *err)
+{
+	if (capacity < 1)
+		return bs_fail(err, BS_ERR_PARAM, "capacity must be at least 1",
+					   "The capacity given was %lld.", (long long) capacity);
+	return BS_OK;
+}
+
+bs_status
+bs_check_fpr(double fpr, bs_error *err)
+{
+	if (!(fpr > 0.0 && fpr < 1.0))
+		return bs_fail(err, BS_ERR_PARAM,
+					   "false-positive rate must be greater than 0 and less than 1",
+					   "The rate given was %g.", fpr);
+	return BS_OK;
+}
+
+/* m before rounding to a prime: ceil(-n ln p / (ln 2)^2), as a double. */
+static double
+textbook_bits(double capacity, double fpr)
+{
+	return ceil(-capacity * log(fpr) / (M_LN2 * M_LN2));
+}
+
+/* The largest capacity whose textbook filter at fpr fits in max_prime bits. */
+static int64_t
+largest_textbook_capacity(double fpr, uint64_t max_prime)
+{
+	double		per_item = -log(fpr) / (M_LN2 * M_LN2);
+	double		estimate = floor((double) max_prime / per_item);
+	int64_t		n;
+
+	if (estimate >= 9.0e18)
+		return INT64_MAX;
+	n = (int64_t) estimate;
+	/* settle floating-point rounding against the exact test used in sizing */
+	while (n > 0 && textbook_bits((double) n, fpr) > (double) max_prime)
+		n--;
+	while (n < INT64_MAX && textbook_bits((double) (n + 1), fpr) <= (double) max_prime)
+		n++;
+	return n;
+}
+
+bs_status
+bs_bloom_size_textbook(int64_t capacity, double fpr, uint64_t *bits,
+					   uint32_t *hashes, bs_error *err)
+{
+	double		raw;
+	uint64_t	m;
+	double		k;
+	uint64_t	max_prime = bs_prev_prime(BS_BLOOM_MAX_BITS);
+
+	if (bs_check_capacity(capacity, err) != BS_OK || bs_check_fpr(fpr, err) != BS_OK)
+		return err ? err->status : BS_ERR_PARAM;
+
+	raw = textbook_bits((double) capacity, fpr);
+	if (raw > (double) max_prime)
+	{
+		int64_t		largest = largest_textbook_capacity(fpr, max_prime);
+
+		return bs_fail(err, BS_ERR_TOO_LARGE, "bloom filter would be too large",
+					   "A filter for %lld items at a false-positive rate of %g needs "
+					   "%.0f bits, more than the largest filter of %llu bits; the largest "
+					   "capacity that fits at this rate is %lld.",
+					   (long long) capacity, fpr, raw,
+					   (unsigned long long) max_prime, (long long) largest);
+	}
+	m = bs_next_prime(raw < BS_BLOOM_MIN_BITS ? BS_BLOOM_MIN_BITS : (uint64_t) raw);
+
+	k = round((double) m / (double) capacity * M_LN2);
+	if (k < 1)
+		k = 1;
+	if (k > BS_BLOOM_MAX_HASHES)
+		k = BS_BLOOM_MAX_HASHES;
+	if (k > (double) m)
+		k = (double) m;
+
+	*bits = m;
+	*hashes = (uint32_t) k;
+	return BS_OK;
+}
+
+const char *
+bs_family_name(uint8_t family)
+{
+	static const char *const names[] = {
+		"none", "integer", "text", "bytea", "uuid", "numeric", "float",
+		"bool", "date", "timestamp", "timestamptz", "other"
+	};
+
+	return family <= BS_FAMILY_LAST ? names[family] : "unknown";
+}
+
+const char *
+bs_scheme_name(uint8_t scheme)
+{
+	return scheme == BS_SCHEME_DOUBLE ? "double" : "unknown";
+}
+
+void
+bs_family_token(uint8_t family, uint32_t type_tag, char *out, size_t size)
+{
+	if (family == BS_FAMILY_OTHER)
+		snprintf(out, size, "other-%08x", type_tag);
+	else
+		snprintf(out, size, "%s", bs_family_name(family));
+}
+
+uint32_t
+bs_type_tag(const char *qualified_name, size_t length)
+{
+	return (uint32_t) XXH3_64bits(qualified_name, length);
+}

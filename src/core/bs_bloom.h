@@ -1,0 +1,171 @@
+/*
+ * bs_bloom.h — the Bloom filter of bloomsketch, free of PostgreSQL headers.
+ *
+ * In memory a filter is one contiguous block that PostgreSQL stores as a
+ * varlena: a 4-byte length word owned by the SQL layer, a 36-byte header and
+ * the bit array as 64-bit words (bit i lives in word i / 64 at position
+ * i % 64).  The serialized form (text, binary, bytea) is the same 36-byte
+ * header and bit array in little-endian byte order; README.md documents it.
+ */
+#ifndef BS_BLOOM_H
+#define BS_BLOOM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bs_error.h"
+
+#define BS_BLOOM_FORMAT_VERSION 1
+
+/* Probing schemes: how the k positions of a value are derived. */
+typedef enum bs_scheme
+{
+	BS_SCHEME_DOUBLE = 1		/* Kirsch–Mitzenmacher double hashing, m prime */
+} bs_scheme;
+
+/*
+ * Value families: which values hash alike.  Stored in each filter so that a
+ * probe with a value of another family is refused rather than answered "no".
+ */
+typedef enum bs_family
+{
+	BS_FAMILY_NONE = 0,			/* nothing added yet */
+	BS_FAMILY_INTEGER = 1,
+	BS_FAMILY_TEXT = 2,
+	BS_FAMILY_BYTEA = 3,
+	BS_FAMILY_UUID = 4,
+	BS_FAMILY_NUMERIC = 5,
+	BS_FAMILY_FLOAT = 6,
+	BS_FAMILY_BOOL = 7,
+	BS_FAMILY_DATE = 8,
+	BS_FAMILY_TIMESTAMP = 9,
+	BS_FAMILY_TIMESTAMPTZ = 10,
+	BS_FAMILY_OTHER = 11		/* any other type, through its binary send form */
+} bs_family;
+#define BS_FAMILY_LAST BS_FAMILY_OTHER
+
+#define BS_BLOOM_MAX_HASHES 1024
+#define BS_BLOOM_MIN_BITS 2
+/*
+ * The largest bit array: 750,000,000 bytes, so that even the base64 text form
+ * (4/3 of that plus a short prefix) stays under PostgreSQL's 1 GB value limit.
+ */
+#define BS_BLOOM_MAX_BITS UINT64_C(6000000000)
+
+#define BS_BLOOM_SERIAL_HEADER_BYTES 36
+
+/* The filter as it lies in memory (and on disk, inside the varlena). */
+typedef struct bs_bloom
+{
+	int32_t		length_word;	/* varlena header, set by the SQL layer */
+	uint8_t		version;		/* BS_BLOOM_FORMAT_VERSION */
+	uint8_t		scheme;			/* bs_scheme */
+	uint8_t		family;			/* bs_family */
+	uint8_t		reserved8;		/* must be zero */
+	uint16_t	hashes;			/* k */
+	uint16_t	reserved16;		/* must be zero */
+	uint32_t	type_tag;		/* BS_FAMILY_OTHER: hash of the type's name; else 0 */
+	uint64_t	bits;			/* m */
+	uint64_t	seed;
+	uint64_t	items;			/* number of values added (not distinct) */
+	uint64_t	words[];		/* ceil(m / 64) words; bits past m are zero */
+} bs_bloom;
+
+/* The header fields alone, as decoded from untrusted input. */
+typedef struct bs_bloom_params
+{
+	uint8_t		version;
+	uint8_t		scheme;
+	uint8_t		family;
+	uint8_t		reserved8;
+	uint16_t	hashes;
+	uint16_t	reserved16;
+	uint32_t	type_tag;
+	uint64_t	bits;
+	uint64_t	seed;
+	uint64_t	items;
+} bs_bloom_params;
+
+/* Precomputed constants for mapping hash values onto positions of one m. */
+typedef struct bs_probe
+{
+	uint64_t	bits;			/* m */
+	uint64_t	reject_below_m;		/* 2^64 mod m */
+	uint64_t	reject_below_step;	/* 2^64 mod (m - 1) */
+	uint32_t	hashes;			/* k */
+	uint64_t	seed;
+} bs_probe;
+
+static inline uint64_t
+bs_bloom_word_count(uint64_t bits)
+{
+	return (bits + 63) / 64;
+}
+
+/* Bytes of the whole in-memory value (length word included) for m bits. */
+static inline uint64_t
+bs_bloom_total_bytes(uint64_t bits)
+{
+	return sizeof(bs_bloom) + 8 * bs_bloom_word_count(bits);
+}
+
+/* Fill the header of an empty filter (the caller zeroed the memory). */
+void		bs_bloom_init(bs_bloom *filter, uint64_t bits, uint32_t hashes,
+						  uint64_t seed);
+
+void		bs_bloom_get_params(const bs_bloom *filter, bs_bloom_params *params);
+
+/* Constants for probing filters with these parameters. */
+void		bs_probe_init(bs_probe *probe, uint64_t bits, uint32_t hashes,
+						  uint64_t seed);
+
+/* Set the k bits of one value's canonical bytes; counts it in items. */
+void		bs_bloom_add(bs_bloom *filter, const bs_probe *probe,
+						 const void *data, size_t length);
+
+/* True when all k bits of the value's canonical bytes are set. */
+bool		bs_bloom_test(const bs_bloom *filter, const bs_probe *probe,
+						  const void *data, size_t length);
+
+/* The k positions of a value, in probe order (for tests and tools). */
+void		bs_bloom_positions(const bs_probe *probe, const void *data,
+							   size_t length, uint64_t *positions);
+
+/*
+ * Error (BS_ERR_MISMATCH) unless two filters share version, scheme, m, k,
+ * seed and family; a filter with no family yet matches any family.
+ */
+bs_status	bs_bloom_check_compatible(const bs_bloom *a, const bs_bloom *b,
+									  bs_error *err);
+
+/* a |= b, word at a time; a takes b's family if it had none. */
+void		bs_bloom_union_into(bs_bloom *a, const bs_bloom *b);
+
+/* Number of set bits. */
+uint64_t	bs_bloom_count_set(const bs_bloom *filter);
+
+/*
+ * Textbook sizing for `capacity` items at false-positive rate `fpr`:
+ * m = ceil(-n ln p / (ln 2)^2) rounded up to a prime, k = round((m / n) ln 2).
+ * On BS_ERR_TOO_LARGE the detail names the largest capacity that fits.
+ */
+bs_status	bs_bloom_size_textbook(int64_t capacity, double fpr,
+								   uint64_t *bits, uint32_t *hashes,
+								   bs_error *err);
+
+/* Checks of the arguments of the sizing functions (22023 on failure). */
+bs_status	bs_check_capacity(int64_t capacity, bs_error *err);
+bs_status	bs_check_fpr(double fpr, bs_error *err);
+
+/* Lower-case names, as used in the text form and in bloom_info. */
+const char *bs_family_name(uint8_t family);
+const char *bs_scheme_name(uint8_t scheme);
+
+/* The family as the text form writes it: its name, or other-<tag in hex>. */
+void		bs_family_token(uint8_t family, uint32_t type_tag, char *out, size_t size);
+
+/* A 32-bit tag identifying a type by its qualified name (BS_FAMILY_OTHER). */
+uint32_t	bs_type_tag(const char *qualified_name, size_t length);
+
+#endif							/* BS_BLOOM_H */

@@ -1,0 +1,52 @@
+/*
+ * bs_bloom_merge.c — combining filters built with the same parameters.
+ */
+#include "bs_bloom.h"
+
+#include <inttypes.h>
+
+bs_status
+bs_bloom_check_compatible(const bs_bloom *a, const bs_bloom *b, bs_error *err)
+{
+	if (a->version != b->version)
+		return bs_fail(err, BS_ERR_MISMATCH, "bloomfilter format versions differ",
+					   "One filter has format version %u, the other %u.", a->version, b->version);
+	if (a->scheme != b->scheme)
+		return bs_fail(err, BS_ERR_MISMATCH, "bloomfilter probing schemes differ",
+					   "One filter uses scheme \"%s\", the other \"%s\".",
+					   bs_scheme_name(a->scheme), bs_scheme_name(b->scheme));
+	if (a->bits != b->bits)
+		return bs_fail(err, BS_ERR_MISMATCH, "bloomfilter sizes differ",
+					   "One filter has m = %" PRIu64 " bits, the other m = %" PRIu64 ".", a->bits, b->bits);
+	if (a->hashes != b->hashes)
+		return bs_fail(err, BS_ERR_MISMATCH, "bloomfilter numbers of hash functions differ",
+					   "One filter has k = %u, the other k = %u.", a->hashes, b->hashes);
+	if (a->seed != b->seed)
+		return bs_fail(err, BS_ERR_MISMATCH, "bloomfilter seeds differ",
+					   "One filter has seed %" PRId64 ", the other seed %" PRId64 ".",
+					   (int64_t) a->seed, (int64_t) b->seed);
+	if (a->family != BS_FAMILY_NONE && b->family != BS_FAMILY_NONE &&
+		(a->family != b->family || a->type_tag != b->type_tag))
+		return bs_fail(err, BS_ERR_MISMATCH, "bloomfilter value families differ",
+					   "One filter holds family \"%s\" (tag %08x), the other \"%s\" (tag %08x).",
+					   bs_family_name(a->family), a->type_tag,
+					   bs_family_name(b->family), b->type_tag);
+	return BS_OK;
+}
+
+void
+bs_bloom_union_into(bs_bloom *a, const bs_bloom *b)
+{
+	uint64_t	words = bs_bloom_word_count(a->bits);
+	uint64_t   *restrict dst = a->words;
+	const uint64_t *restrict src = b->words;
+
+	for (uint64_t i = 0; i < words; i++)
+		dst[i] |= src[i];
+	a->items = a->items > UINT64_MAX - b->items ? UINT64_MAX : a->items + b->items;
+	if (a->family == BS_FAMILY_NONE)
+	{
+		a->family = b->family;
+		a->type_tag = b->type_tag;
+	}
+}

@@ -1,0 +1,33 @@
+/*
+ * bs_error.h — how the pure C core reports failure.
+ *
+ * Core functions never abort: they return a status and fill a bs_error whose
+ * message is ready for the SQL layer (lower case, no trailing period) and
+ * whose detail, when present, is a full sentence.  The SQL layer picks the
+ * SQLSTATE from the status and from where the bytes came from.
+ */
+#ifndef BS_ERROR_H
+#define BS_ERROR_H
+
+typedef enum bs_status
+{
+	BS_OK = 0,
+	BS_ERR_FORMAT,				/* malformed encoding: 22P02 for text, 22P03 for binary */
+	BS_ERR_PARAM,				/* a parameter outside its allowed range: 22023 */
+	BS_ERR_TOO_LARGE,			/* beyond the largest supported value: 54000 */
+	BS_ERR_MISMATCH				/* operands built with different parameters: 22000 */
+} bs_status;
+
+typedef struct bs_error
+{
+	bs_status	status;
+	char		message[192];
+	char		detail[320];
+} bs_error;
+
+/* Record a failure in *err (when err is not NULL) and return its status. */
+bs_status	bs_fail(bs_error *err, bs_status status, const char *message,
+					const char *detail_format,...)
+			__attribute__((format(printf, 4, 5)));
+
+#endif							/* BS_ERROR_H */

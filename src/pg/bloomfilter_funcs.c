@@ -1,0 +1,57 @@
+/*
+ * bloomfilter_funcs.c — bloom_create and bloom_info.
+ */
+#include "bloomsketch.h"
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+
+PG_FUNCTION_INFO_V1(bloom_create);
+/* bloom_create(capacity, fpr, seed): an empty filter sized for capacity items at fpr. */
+Datum
+bloom_create(PG_FUNCTION_ARGS)
+{
+	int64		capacity = PG_GETARG_INT64(0);
+	double		fpr = PG_GETARG_FLOAT8(1);
+	int64		seed = PG_GETARG_INT64(2);
+	uint64		bits;
+	uint32		hashes;
+
+	bs_size_or_error(capacity, fpr, &bits, &hashes);
+	PG_RETURN_POINTER(bs_bloom_alloc(CurrentMemoryContext, bits, hashes, (uint64) seed));
+}
+
+PG_FUNCTION_INFO_V1(bloom_info);
+/* bloom_info(filter): the parameters and fill of a filter, as one record. */
+Datum
+bloom_info(PG_FUNCTION_ARGS)
+{
+	bs_bloom   *filter = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	TupleDesc	desc;
+	Datum		values[9];
+	bool		nulls[9] = {false};
+	char		family[32];
+	bs_error	err;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "bloom_info must be declared to return a record");
+	if (bs_bloom_check_shape(filter, VARSIZE(filter), &err) != BS_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("%s", err.message), errdetail("%s", err.detail)));
+
+	bs_family_token(filter->family, filter->type_tag, family, sizeof(family));
+
+	values[0] = Int64GetDatum((int64) filter->bits);
+	values[1] = Int32GetDatum(filter->hashes);
+	values[2] = Int64GetDatum((int64) filter->seed);
+	values[3] = CStringGetTextDatum(bs_scheme_name(filter->scheme));
+	values[4] = CStringGetTextDatum(family);
+	values[5] = Int64GetDatum((int64) bs_bloom_count_set(filter));
+	values[6] = Int64GetDatum(filter->items > (uint64) PG_INT64_MAX ? PG_INT64_MAX
+							  : (int64) filter->items);
+	values[7] = Int64GetDatum((int64) VARSIZE(filter));
+	values[8] = Int32GetDatum(filter->version);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}

@@ -1,0 +1,122 @@
+/*
+ * bloomfilter_io.c — text and binary I/O of bloomfilter, and the bytea casts.
+ *
+ * All three ways in (text, binary receive, bytea) run the core validator
+ * before they allocate anything sized by the input, and again on the bits.
+ */
+#include "bloomsketch.h"
+
+#include "libpq/pqformat.h"
+#include "utils/memutils.h"
+
+/* Build a filter from its serialized bytes, as recv and the bytea cast do. */
+static bs_bloom *
+bloom_from_serialized(const uint8 *data, size_t length)
+{
+	bs_error	err;
+	bs_bloom_params params;
+	bs_bloom   *filter;
+
+	if (bs_bloom_decode_header(data, length, &params, &err) != BS_OK)
+		bs_report(&err, BS_SOURCE_BINARY);
+	filter = bs_bloom_alloc(CurrentMemoryContext, params.bits, params.hashes, params.seed);
+	if (bs_bloom_load_serialized(filter, &params, data, &err) != BS_OK)
+		bs_report(&err, BS_SOURCE_BINARY);
+	return filter;
+}
+
+/* The serialized bytes of a filter, as a bytea. */
+static bytea *
+bloom_to_serialized(const bs_bloom *filter)
+{
+	uint64		length = bs_bloom_serial_bytes(filter->bits);
+	bytea	   *result = palloc(VARHDRSZ + length);
+
+	SET_VARSIZE(result, VARHDRSZ + length);
+	bs_bloom_serialize(filter, (uint8 *) VARDATA(result));
+	return result;
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_in);
+/* Text input: bloom:v1:<scheme>:<family>:k=..:m=..:seed=..:items=..:<base64> */
+Datum
+bloomfilter_in(PG_FUNCTION_ARGS)
+{
+	const char *text = PG_GETARG_CSTRING(0);
+	size_t		length = strlen(text);
+	bs_error	err;
+	bs_bloom_params params;
+	size_t		payload;
+	bs_bloom   *filter;
+
+	if (bs_bloom_parse_text_header(text, length, &params, &payload, &err) != BS_OK)
+		bs_report(&err, BS_SOURCE_TEXT);
+	filter = bs_bloom_alloc(CurrentMemoryContext, params.bits, params.hashes, params.seed);
+	if (bs_bloom_load_text(filter, &params, text + payload, length - payload, &err) != BS_OK)
+		bs_report(&err, BS_SOURCE_TEXT);
+	PG_RETURN_POINTER(filter);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_out);
+/* Text output, the exact inverse of bloomfilter_in. */
+Datum
+bloomfilter_out(PG_FUNCTION_ARGS)
+{
+	bs_bloom   *filter = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	uint64		length = bs_bloom_text_length(filter);
+	char	   *text;
+
+	if (length + 1 > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloomfilter is too large for its text form"),
+				 errdetail("The text form would take %llu bytes.", (unsigned long long) length)));
+	text = palloc(length + 1);
+	bs_bloom_format_text(filter, text);
+	PG_RETURN_CSTRING(text);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_recv);
+/* Binary input: the serialized bytes, little-endian. */
+Datum
+bloomfilter_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	size_t		length = (size_t) (buf->len - buf->cursor);
+	bs_bloom   *filter;
+
+	filter = bloom_from_serialized((const uint8 *) buf->data + buf->cursor, length);
+	buf->cursor = buf->len;
+	PG_RETURN_POINTER(filter);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_send);
+/* Binary output: the serialized bytes, little-endian. */
+Datum
+bloomfilter_send(PG_FUNCTION_ARGS)
+{
+	bs_bloom   *filter = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+
+	PG_RETURN_BYTEA_P(bloom_to_serialized(filter));
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_to_bytea);
+/* Cast to bytea: the serialized bytes. */
+Datum
+bloomfilter_to_bytea(PG_FUNCTION_ARGS)
+{
+	bs_bloom   *filter = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+
+	PG_RETURN_BYTEA_P(bloom_to_serialized(filter));
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_from_bytea);
+/* Cast from bytea: validated like binary input. */
+Datum
+bloomfilter_from_bytea(PG_FUNCTION_ARGS)
+{
+	bytea	   *bytes = PG_GETARG_BYTEA_PP(0);
+
+	PG_RETURN_POINTER(bloom_from_serialized((const uint8 *) VARDATA_ANY(bytes),
+											VARSIZE_ANY_EXHDR(bytes)));
+}

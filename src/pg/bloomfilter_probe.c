@@ -1,0 +1,180 @@
+/*
+ * bloomfilter_probe.c — bloom_contains, its operators, and bloom_add.
+ *
+ * bloom_contains is called once per row, often with the same filter on every
+ * row (a literal, $1, or a scalar subquery that fetched it from a table).  A
+ * stored filter of any size arrives TOASTed, so detoasting it per row would
+ * cost O(m) per row.  The cache below keeps the detoasted filter for as long
+ * as the raw datum is the same: an on-disk TOAST pointer names its value by
+ * (toast relation, value id), and an inline compressed datum is its own bytes,
+ * so comparing those few raw bytes identifies the value exactly.  Plain
+ * values need no detoasting at all; they get only the O(1) shape check.
+ */
+#include "bloomsketch.h"
+
+#include "access/detoast.h"
+#include "utils/memutils.h"
+
+/* Raw datums up to this size are compared byte for byte to find a cache hit. */
+#define RAW_CACHE_LIMIT 65536
+
+typedef struct ProbeCache
+{
+	Oid			value_type;		/* InvalidOid until the first call */
+	ValueKind	kind;
+	/* detoasted filter, valid while the raw datum has the same bytes */
+	struct varlena *raw;
+	Size		raw_size;
+	bs_bloom   *detoasted;
+	/* probing constants for the filter seen last */
+	bool		probe_ready;
+	bs_probe	probe;
+} ProbeCache;
+
+static ProbeCache *
+probe_cache(FunctionCallInfo fcinfo, int value_arg)
+{
+	ProbeCache *cache = (ProbeCache *) fcinfo->flinfo->fn_extra;
+	Oid			type = get_fn_expr_argtype(fcinfo->flinfo, value_arg);
+
+	if (cache == NULL)
+	{
+		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(ProbeCache));
+		fcinfo->flinfo->fn_extra = cache;
+	}
+	if (cache->value_type != type || type == InvalidOid)
+	{
+		value_kind_init(&cache->kind, type, fcinfo->flinfo->fn_mcxt);
+		cache->value_type = type;
+	}
+	return cache;
+}
+
+static void
+check_shape_or_error(const bs_bloom *filter)
+{
+	bs_error	err;
+
+	if (bs_bloom_check_shape(filter, VARSIZE(filter), &err) != BS_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("%s", err.message),
+				 errdetail("%s", err.detail)));
+}
+
+/* The filter argument, detoasted at most once per distinct stored value. */
+static const bs_bloom *
+cached_filter_arg(FunctionCallInfo fcinfo, int arg, ProbeCache *cache)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(arg));
+	Size		raw_size;
+	bs_bloom   *filter;
+	MemoryContext old;
+
+	if (!VARATT_IS_EXTENDED(raw))
+	{
+		check_shape_or_error((bs_bloom *) raw);
+		return (const bs_bloom *) raw;
+	}
+	if (VARATT_IS_EXTERNAL_ONDISK(raw))
+		raw_size = VARSIZE_EXTERNAL(raw);
+	else if (VARATT_IS_COMPRESSED(raw) && VARSIZE(raw) <= RAW_CACHE_LIMIT)
+		raw_size = VARSIZE(raw);
+	else
+	{
+		/* short inline values (cheap) and in-memory pointers: no cache */
+		filter = (bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(arg));
+		check_shape_or_error(filter);
+		return filter;
+	}
+
+	if (cache->raw != NULL && cache->raw_size == raw_size &&
+		memcmp(cache->raw, raw, raw_size) == 0)
+		return cache->detoasted;
+
+	if (cache->raw != NULL)
+	{
+		pfree(cache->raw);
+		pfree(cache->detoasted);
+		cache->raw = NULL;
+	}
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	filter = (bs_bloom *) detoast_attr(raw);
+	MemoryContextSwitchTo(old);
+	check_shape_or_error(filter);
+	cache->raw = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, raw_size);
+	memcpy(cache->raw, raw, raw_size);
+	cache->raw_size = raw_size;
+	cache->detoasted = filter;
+	return filter;
+}
+
+/* Probing constants for this filter, recomputed only when its shape changes. */
+static const bs_probe *
+cached_probe(ProbeCache *cache, const bs_bloom *filter)
+{
+	if (!cache->probe_ready || cache->probe.bits != filter->bits ||
+		cache->probe.hashes != filter->hashes || cache->probe.seed != filter->seed)
+	{
+		bs_probe_init(&cache->probe, filter->bits, filter->hashes, filter->seed);
+		cache->probe_ready = true;
+	}
+	return &cache->probe;
+}
+
+static bool
+filter_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
+{
+	ProbeCache *cache = probe_cache(fcinfo, value_arg);
+	const bs_bloom *filter = cached_filter_arg(fcinfo, filter_arg, cache);
+	CanonicalBytes bytes;
+	bool		found;
+
+	check_family(filter, &cache->kind);
+	if (filter->family == BS_FAMILY_NONE)
+		return false;			/* nothing was ever added */
+	canonical_bytes(&cache->kind, PG_GETARG_DATUM(value_arg), &bytes);
+	found = bs_bloom_test(filter, cached_probe(cache, filter), bytes.data, bytes.length);
+	canonical_release(&bytes);
+	return found;
+}
+
+PG_FUNCTION_INFO_V1(bloom_contains);
+/* bloom_contains(filter, value): false means surely absent, true probably present. */
+Datum
+bloom_contains(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(filter_contains(fcinfo, 0, 1));
+}
+
+PG_FUNCTION_INFO_V1(bloom_contained_in);
+/* bloom_contained_in(value, filter): bloom_contains with the arguments swapped, for <@. */
+Datum
+bloom_contained_in(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(filter_contains(fcinfo, 1, 0));
+}
+
+PG_FUNCTION_INFO_V1(bloom_add);
+/* bloom_add(filter, value): a copy of the filter with the value added; NULL values add nothing. */
+Datum
+bloom_add(PG_FUNCTION_ARGS)
+{
+	ProbeCache *cache;
+	bs_bloom   *filter;
+	CanonicalBytes bytes;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+
+	cache = probe_cache(fcinfo, 1);
+	filter = DatumGetBloomP(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+	check_shape_or_error(filter);
+	adopt_family(filter, &cache->kind);
+	canonical_bytes(&cache->kind, PG_GETARG_DATUM(1), &bytes);
+	bs_bloom_add(filter, cached_probe(cache, filter), bytes.data, bytes.length);
+	canonical_release(&bytes);
+	PG_RETURN_POINTER(filter);
+}
