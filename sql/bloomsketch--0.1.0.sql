@@ -102,6 +102,37 @@ CREATE OPERATOR <@ (
 COMMENT ON OPERATOR <@ (anyelement, bloomfilter) IS
 	'value is probably contained in filter (bloom_contains)';
 
+-- Text overloads, so that an untyped literal ('alice') resolves to text
+-- instead of failing polymorphic resolution; they share the C functions.
+CREATE FUNCTION bloom_add(filter bloomfilter, value text) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_add(bloomfilter, text) IS
+	'a copy of the filter with the text value added (lets untyped literals resolve to text)';
+CREATE FUNCTION bloom_contains(filter bloomfilter, value text) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_contains(bloomfilter, text) IS
+	'false if the text value was surely never added; true if it probably was';
+CREATE FUNCTION bloom_contained_in(value text, filter bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloom_contained_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_contained_in(text, bloomfilter) IS
+	'bloom_contains with its arguments swapped (the function behind <@ for text)';
+CREATE OPERATOR @> (
+	LEFTARG = bloomfilter,
+	RIGHTARG = text,
+	FUNCTION = bloom_contains,
+	COMMUTATOR = <@
+);
+COMMENT ON OPERATOR @> (bloomfilter, text) IS
+	'filter probably contains the text value (bloom_contains)';
+CREATE OPERATOR <@ (
+	LEFTARG = text,
+	RIGHTARG = bloomfilter,
+	FUNCTION = bloom_contained_in,
+	COMMUTATOR = @>
+);
+COMMENT ON OPERATOR <@ (text, bloomfilter) IS
+	'the text value is probably contained in filter (bloom_contains)';
+
 CREATE FUNCTION bloom_info(filter bloomfilter,
 	OUT bits bigint, OUT hashes integer, OUT seed bigint, OUT scheme text,
 	OUT family text, OUT bits_set bigint, OUT items_added bigint, OUT bytes bigint,

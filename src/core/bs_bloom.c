@@ -241,12 +241,15 @@ bs_bloom_size_textbook(int64_t capacity, double fpr, uint64_t *bits,
 	{
 		int64_t		largest = largest_textbook_capacity(fpr, max_prime);
 
-		return bs_fail(err, BS_ERR_TOO_LARGE, "bloom filter would be too large",
-					   "A filter for %lld items at a false-positive rate of %g needs "
-					   "%.0f bits, more than the largest filter of %llu bits; the largest "
-					   "capacity that fits at this rate is %lld.",
-					   (long long) capacity, fpr, raw,
-					   (unsigned long long) max_prime, (long long) largest);
+		char		message[sizeof(err->message)];
+
+		snprintf(message, sizeof(message),
+				 "bloomfilter for %lld items at false-positive rate %g is too large; the largest capacity at that rate is %lld",
+				 (long long) capacity, fpr, (long long) largest);
+		return bs_fail(err, BS_ERR_TOO_LARGE, message,
+					   "That filter needs %.0f bits; the largest filter has %llu bits "
+					   "(750 MB, so that its text form stays under PostgreSQL's 1 GB value limit).",
+					   raw, (unsigned long long) max_prime);
 	}
 	m = bs_next_prime(raw < BS_BLOOM_MIN_BITS ? BS_BLOOM_MIN_BITS : (uint64_t) raw);
 

@@ -27,10 +27,16 @@ bs_bloom_check_compatible(const bs_bloom *a, const bs_bloom *b, bs_error *err)
 					   (int64_t) a->seed, (int64_t) b->seed);
 	if (a->family != BS_FAMILY_NONE && b->family != BS_FAMILY_NONE &&
 		(a->family != b->family || a->type_tag != b->type_tag))
+	{
+		char		family_a[32];
+		char		family_b[32];
+
+		bs_family_token(a->family, a->type_tag, family_a, sizeof(family_a));
+		bs_family_token(b->family, b->type_tag, family_b, sizeof(family_b));
 		return bs_fail(err, BS_ERR_MISMATCH, "bloomfilter value families differ",
-					   "One filter holds family \"%s\" (tag %08x), the other \"%s\" (tag %08x).",
-					   bs_family_name(a->family), a->type_tag,
-					   bs_family_name(b->family), b->type_tag);
+					   "One filter holds family \"%s\", the other \"%s\".",
+					   family_a, family_b);
+	}
 	return BS_OK;
 }
 

@@ -1,0 +1,105 @@
+-- bloom_agg: per-group filters, NULLs, parameter checks, and parallel plans
+-- that give byte-identical results.
+CREATE EXTENSION IF NOT EXISTS bloomsketch;
+
+CREATE TABLE agg_events (day int, user_id bigint, name text);
+INSERT INTO agg_events
+SELECT 1 + i % 7, (i * 7919) % 5000, CASE WHEN i % 10 = 0 THEN NULL ELSE 'u' || (i % 3000) END
+FROM generate_series(1, 20000) i;
+INSERT INTO agg_events VALUES (1, NULL, 'null id'), (8, NULL, NULL);
+
+-- One filter per group; items_added counts the non-NULL values.
+SELECT day, b.items_added, count_non_null, b.family, b.bits, b.hashes
+FROM (SELECT day, bloom_agg(user_id, 5000) AS f, count(user_id) AS count_non_null
+      FROM agg_events GROUP BY day) s, LATERAL bloom_info(f) b
+ORDER BY day;
+-- A group with only NULL values gives NULL, as sum() does; no rows give NULL.
+SELECT day, bloom_agg(user_id, 5000) IS NULL AS is_null FROM agg_events WHERE day = 8 GROUP BY day;
+SELECT bloom_agg(user_id, 5000) IS NULL AS no_rows FROM agg_events WHERE false;
+-- Every value of each day is found in that day's filter.
+SELECT count(*) FILTER (WHERE NOT bloom_contains(f, e.user_id)) AS false_negatives
+FROM agg_events e JOIN (SELECT day, bloom_agg(user_id, 5000) f FROM agg_events GROUP BY day) d USING (day)
+WHERE e.user_id IS NOT NULL;
+-- The three-argument form with the default rate equals the two-argument form.
+SELECT (SELECT bloom_agg(user_id, 5000) FROM agg_events)::bytea =
+       (SELECT bloom_agg(user_id, 5000, 0.01) FROM agg_events)::bytea AS same_bytes;
+-- The aggregate equals adding the values one by one.
+WITH RECURSIVE vals AS (SELECT row_number() OVER (ORDER BY user_id) AS n, user_id FROM agg_events WHERE day = 3),
+steps AS (
+	SELECT 0::bigint AS n, bloom_create(5000, 0.01) AS f
+	UNION ALL
+	SELECT s.n + 1, bloom_add(s.f, v.user_id) FROM steps s JOIN vals v ON v.n = s.n + 1
+)
+SELECT (SELECT f FROM steps ORDER BY n DESC LIMIT 1)::bytea =
+       (SELECT bloom_agg(user_id, 5000) FROM agg_events WHERE day = 3)::bytea AS equals_bloom_add;
+
+-- As a window function, each row sees the filter of the rows so far.
+SELECT day, (bloom_info(bloom_agg(user_id, 100) OVER (ORDER BY day))).items_added
+FROM (SELECT DISTINCT ON (day) day, user_id FROM agg_events ORDER BY day, user_id) s
+ORDER BY day;
+
+-- Parameters must be constants: a change within a group is an error.
+SELECT bloom_agg(user_id, CASE WHEN user_id < 2500 THEN 5000 ELSE 6000 END) FROM agg_events;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT bloom_agg(user_id, 5000, CASE WHEN user_id < 2500 THEN 0.01 ELSE 0.02 END) FROM agg_events;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT bloom_agg(user_id, NULL) FROM agg_events;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT bloom_agg(user_id, 0) FROM agg_events;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT bloom_agg(user_id, 100, 1.5) FROM agg_events;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- Different parameters per group are fine.
+SELECT day, (bloom_info(bloom_agg(user_id, day * 1000))).bits
+FROM agg_events WHERE day <= 3 GROUP BY day ORDER BY day;
+
+-- Partial filters with different parameters cannot be combined: 22000.
+SELECT bloom_agg_combine(bloom_create(100), bloom_create(1000));
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT bloom_agg_combine(bloom_create(100, 0.01, 1), bloom_create(100, 0.01, 2));
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT bloom_agg_combine(bloom_add(bloom_create(100), 1), bloom_add(bloom_create(100), 'x'::text));
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- The transition function is for the aggregate only.
+SELECT bloom_agg_trans(NULL, 1, 100);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+
+-- Parallel aggregation: the plan has a Partial Aggregate, workers run, and
+-- the result is byte-identical to the serial plan.
+CREATE TABLE agg_big AS
+SELECT i::bigint AS id, md5(i::text) AS s, i % 4 AS g FROM generate_series(1, 300000) i;
+ANALYZE agg_big;
+
+CREATE FUNCTION agg_plan(query text) RETURNS json LANGUAGE plpgsql AS $$
+DECLARE plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, FORMAT JSON) ' || query INTO plan;
+	RETURN plan;
+END $$;
+CREATE FUNCTION agg_is_parallel(query text) RETURNS TABLE (partial_aggregate boolean, workers_launched boolean)
+LANGUAGE sql AS $$
+	SELECT agg_plan(query)::text LIKE '%"Partial Mode": "Partial"%',
+	       agg_plan(query)::text ~ '"Workers Launched": [1-9]'
+$$;
+
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE agg_serial AS
+SELECT 'all ids' AS what, NULL::int AS g, bloom_agg(id, 300000) AS f FROM agg_big
+UNION ALL SELECT 'all text', NULL, bloom_agg(s, 300000, 0.001) FROM agg_big
+UNION ALL SELECT 'per group', g, bloom_agg(id, 100000) FROM agg_big GROUP BY g;
+
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+-- Each query below is checked for a parallel plan, then run with it.
+\set q1 'SELECT bloom_agg(id, 300000)::bytea = (SELECT f::bytea FROM agg_serial WHERE what = ''all ids'') AS identical FROM agg_big'
+\set q2 'SELECT bloom_agg(s, 300000, 0.001)::bytea = (SELECT f::bytea FROM agg_serial WHERE what = ''all text'') AS identical FROM agg_big'
+\set q3 'SELECT p.g, p.f::bytea = a.f::bytea AS identical FROM (SELECT g, bloom_agg(id, 100000) AS f FROM agg_big GROUP BY g) p JOIN agg_serial a ON a.what = ''per group'' AND a.g = p.g ORDER BY p.g'
+SELECT * FROM agg_is_parallel(:'q1');
+:q1;
+SELECT * FROM agg_is_parallel(:'q2');
+:q2;
+SELECT * FROM agg_is_parallel(:'q3');
+:q3;
+RESET ALL;

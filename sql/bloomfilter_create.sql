@@ -1,0 +1,54 @@
+-- bloom_create: textbook sizing, argument checks, the size limit, NULLs.
+CREATE EXTENSION IF NOT EXISTS bloomsketch;
+
+-- m is the smallest prime >= ceil(-n ln p / (ln 2)^2); k = round((m/n) ln 2).
+SELECT capacity, fpr, b.bits, b.hashes,
+       b.bits >= ceil(-capacity * ln(fpr) / (ln(2) ^ 2)) AS at_least_textbook,
+       b.hashes = greatest(1, round(b.bits::float8 / capacity * ln(2))) AS textbook_k,
+       b.bits_set, b.items_added, b.bytes, b.seed
+FROM (VALUES (1::bigint, 0.5::float8), (1, 0.01), (1000, 0.01), (1000, 0.001),
+             (1000000, 0.01), (10000000, 0.01), (100, 0.9), (5, 1e-10)) AS v(capacity, fpr),
+     LATERAL bloom_info(bloom_create(capacity, fpr)) b
+ORDER BY capacity, fpr;
+
+-- m is prime: no smaller odd number divides it.
+SELECT bool_and(NOT EXISTS (SELECT 1 FROM generate_series(3, floor(sqrt(m))::int, 2) d WHERE m % d = 0)
+                AND m % 2 = 1) AS all_prime
+FROM (SELECT (bloom_info(bloom_create(c, 0.01))).bits AS m FROM generate_series(1, 2000, 37) c) s;
+
+-- The default rate is 0.01 and the default seed is 0.
+SELECT bloom_create(1000)::bytea = bloom_create(1000, 0.01, 0)::bytea AS defaults;
+SELECT (bloom_info(bloom_create(10, 0.01, -1))).seed AS negative_seed;
+
+-- Arguments out of range: 22023.
+SELECT bloom_create(0);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT bloom_create(-5, 0.01);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT bloom_create(10, 0);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT bloom_create(10, 1);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT bloom_create(10, -0.5);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT bloom_create(10, 'NaN');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT bloom_create(10, 'Infinity');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+
+-- Larger than the largest filter (750 MB of bits, so that the text form
+-- stays under PostgreSQL's 1 GB value limit): 54000, naming the largest
+-- capacity that fits at that rate.
+SELECT bloom_create(9223372036854775807, 0.01);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT bloom_create(1000000000, 0.0001);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- The capacity the message names fits, and one more does not.
+SELECT (bloom_info(bloom_create(312987138, 0.0001))).bits AS largest_bits;
+SELECT bloom_create(312987139, 0.0001);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+
+-- Strict: NULL arguments give NULL.
+SELECT bloom_create(NULL) IS NULL AS null_capacity,
+       bloom_create(10, NULL) IS NULL AS null_fpr,
+       bloom_create(10, 0.01, NULL) IS NULL AS null_seed;
