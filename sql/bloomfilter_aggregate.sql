@@ -53,12 +53,13 @@ SELECT bloom_agg(user_id, 100, 1.5) FROM agg_events;
 SELECT day, (bloom_info(bloom_agg(user_id, day * 1000))).bits
 FROM agg_events WHERE day <= 3 GROUP BY day ORDER BY day;
 
--- Partial filters with different parameters cannot be combined: 22000.
-SELECT bloom_agg_combine(bloom_create(100), bloom_create(1000));
+-- Partial filters with different parameters cannot be combined: 22000
+-- (bloom_union runs the same check as the aggregate's combine function).
+SELECT bloom_union(bloom_create(100), bloom_create(1000));
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
-SELECT bloom_agg_combine(bloom_create(100, 0.01, 1), bloom_create(100, 0.01, 2));
+SELECT bloom_union(bloom_create(100, 0.01, 1), bloom_create(100, 0.01, 2));
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
-SELECT bloom_agg_combine(bloom_add(bloom_create(100), 1), bloom_add(bloom_create(100), 'x'::text));
+SELECT bloom_union(bloom_add(bloom_create(100), 1), bloom_add(bloom_create(100), 'x'::text));
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 -- The transition function is for the aggregate only.
 SELECT bloom_agg_trans(NULL, 1, 100);

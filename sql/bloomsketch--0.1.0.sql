@@ -136,11 +136,11 @@ COMMENT ON OPERATOR <@ (text, bloomfilter) IS
 CREATE FUNCTION bloom_info(filter bloomfilter,
 	OUT bits bigint, OUT hashes integer, OUT seed bigint, OUT scheme text,
 	OUT family text, OUT bits_set bigint, OUT items_added bigint, OUT bytes bigint,
-	OUT format_version integer)
+	OUT format_version integer, OUT estimated_items float8, OUT current_fpr float8)
 	RETURNS record
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_info(bloomfilter) IS
-	'parameters and fill of a bloomfilter: bits (m), hashes (k), seed, scheme, family, bits_set, items_added, bytes, format_version';
+	'parameters, fill and estimates of a bloomfilter: bits (m), hashes (k), seed, scheme, family, bits_set, items_added, bytes, format_version, estimated_items, current_fpr';
 
 -- ---------------------------------------------------------------------------
 -- Aggregates
@@ -159,15 +159,22 @@ CREATE FUNCTION bloom_agg_trans(state bloomfilter, value anyelement, capacity bi
 COMMENT ON FUNCTION bloom_agg_trans(bloomfilter, anyelement, bigint, float8) IS
 	'transition function of bloom_agg(value, capacity, fpr): adds value to the state in place';
 
-CREATE FUNCTION bloom_agg_combine(bloomfilter, bloomfilter) RETURNS bloomfilter
+-- Strict, so the first non-NULL input becomes the state; later ones are
+-- merged into it in place.
+CREATE FUNCTION bloom_union_trans(state bloomfilter, filter bloomfilter) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_agg_combine(bloomfilter, bloomfilter) IS
-	'combine function of bloom_agg: ORs two partial filters built with the same parameters';
+COMMENT ON FUNCTION bloom_union_trans(bloomfilter, bloomfilter) IS
+	'transition and combine function of bloom_union_agg, combine function of bloom_agg: ORs a filter into the state in place';
+
+CREATE FUNCTION bloom_intersect_trans(state bloomfilter, filter bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_intersect_trans(bloomfilter, bloomfilter) IS
+	'transition and combine function of bloom_intersect_agg: ANDs a filter into the state in place';
 
 CREATE AGGREGATE bloom_agg(value anyelement, capacity bigint) (
 	SFUNC = bloom_agg_trans,
 	STYPE = bloomfilter,
-	COMBINEFUNC = bloom_agg_combine,
+	COMBINEFUNC = bloom_union_trans,
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE bloom_agg(anyelement, bigint) IS
@@ -176,8 +183,170 @@ COMMENT ON AGGREGATE bloom_agg(anyelement, bigint) IS
 CREATE AGGREGATE bloom_agg(value anyelement, capacity bigint, fpr float8) (
 	SFUNC = bloom_agg_trans,
 	STYPE = bloomfilter,
-	COMBINEFUNC = bloom_agg_combine,
+	COMBINEFUNC = bloom_union_trans,
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE bloom_agg(anyelement, bigint, float8) IS
 	'a bloomfilter of the non-NULL values, sized for capacity items at false-positive rate fpr';
+
+-- ---------------------------------------------------------------------------
+-- Union and intersection
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION bloom_union(a bloomfilter, b bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_union(bloomfilter, bloomfilter) IS
+	'the filter of the union of two sets (bitwise OR); both must share version, scheme, m, k, seed and family';
+
+CREATE FUNCTION bloom_intersect(a bloomfilter, b bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_intersect(bloomfilter, bloomfilter) IS
+	'bitwise AND of two filters: answers yes for every value in both sets (and more false positives than a filter built on the intersection)';
+
+CREATE OPERATOR | (
+	LEFTARG = bloomfilter,
+	RIGHTARG = bloomfilter,
+	FUNCTION = bloom_union,
+	COMMUTATOR = |
+);
+COMMENT ON OPERATOR | (bloomfilter, bloomfilter) IS 'union of two filters (bloom_union)';
+
+CREATE OPERATOR & (
+	LEFTARG = bloomfilter,
+	RIGHTARG = bloomfilter,
+	FUNCTION = bloom_intersect,
+	COMMUTATOR = &
+);
+COMMENT ON OPERATOR & (bloomfilter, bloomfilter) IS 'intersection of two filters (bloom_intersect)';
+
+CREATE AGGREGATE bloom_union_agg(bloomfilter) (
+	SFUNC = bloom_union_trans,
+	STYPE = bloomfilter,
+	COMBINEFUNC = bloom_union_trans,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_union_agg(bloomfilter) IS
+	'union of the non-NULL filters (bitwise OR); NULL when there are none';
+
+CREATE AGGREGATE bloom_intersect_agg(bloomfilter) (
+	SFUNC = bloom_intersect_trans,
+	STYPE = bloomfilter,
+	COMBINEFUNC = bloom_intersect_trans,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_intersect_agg(bloomfilter) IS
+	'intersection of the non-NULL filters (bitwise AND); NULL when there are none';
+
+-- ---------------------------------------------------------------------------
+-- Equality, ordering and hashing (GROUP BY, DISTINCT, UNION)
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION bloomfilter_eq(bloomfilter, bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloomfilter_ne(bloomfilter, bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloomfilter_lt(bloomfilter, bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloomfilter_le(bloomfilter, bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloomfilter_gt(bloomfilter, bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloomfilter_ge(bloomfilter, bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloomfilter_cmp(bloomfilter, bloomfilter) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloomfilter_hash(bloomfilter) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloomfilter_hash_extended(bloomfilter, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION bloomfilter_eq(bloomfilter, bloomfilter) IS 'equal parameters and bits';
+COMMENT ON FUNCTION bloomfilter_ne(bloomfilter, bloomfilter) IS 'different parameters or bits';
+COMMENT ON FUNCTION bloomfilter_lt(bloomfilter, bloomfilter) IS 'btree order: header fields, then bits';
+COMMENT ON FUNCTION bloomfilter_le(bloomfilter, bloomfilter) IS 'btree order: header fields, then bits';
+COMMENT ON FUNCTION bloomfilter_gt(bloomfilter, bloomfilter) IS 'btree order: header fields, then bits';
+COMMENT ON FUNCTION bloomfilter_ge(bloomfilter, bloomfilter) IS 'btree order: header fields, then bits';
+COMMENT ON FUNCTION bloomfilter_cmp(bloomfilter, bloomfilter) IS 'btree support function for bloomfilter';
+COMMENT ON FUNCTION bloomfilter_hash(bloomfilter) IS 'hash support function for bloomfilter';
+COMMENT ON FUNCTION bloomfilter_hash_extended(bloomfilter, bigint) IS 'seeded hash support function for bloomfilter';
+
+CREATE OPERATOR = (
+	LEFTARG = bloomfilter, RIGHTARG = bloomfilter, FUNCTION = bloomfilter_eq,
+	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = bloomfilter, RIGHTARG = bloomfilter, FUNCTION = bloomfilter_ne,
+	COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = bloomfilter, RIGHTARG = bloomfilter, FUNCTION = bloomfilter_lt,
+	COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = bloomfilter, RIGHTARG = bloomfilter, FUNCTION = bloomfilter_le,
+	COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = bloomfilter, RIGHTARG = bloomfilter, FUNCTION = bloomfilter_gt,
+	COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = bloomfilter, RIGHTARG = bloomfilter, FUNCTION = bloomfilter_ge,
+	COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (bloomfilter, bloomfilter) IS 'equal parameters and bits';
+COMMENT ON OPERATOR <> (bloomfilter, bloomfilter) IS 'different parameters or bits';
+COMMENT ON OPERATOR < (bloomfilter, bloomfilter) IS 'btree order (for sorting only)';
+COMMENT ON OPERATOR <= (bloomfilter, bloomfilter) IS 'btree order (for sorting only)';
+COMMENT ON OPERATOR > (bloomfilter, bloomfilter) IS 'btree order (for sorting only)';
+COMMENT ON OPERATOR >= (bloomfilter, bloomfilter) IS 'btree order (for sorting only)';
+
+CREATE OPERATOR CLASS bloomfilter_ops DEFAULT FOR TYPE bloomfilter USING btree AS
+	OPERATOR 1 <,
+	OPERATOR 2 <=,
+	OPERATOR 3 =,
+	OPERATOR 4 >=,
+	OPERATOR 5 >,
+	FUNCTION 1 bloomfilter_cmp(bloomfilter, bloomfilter);
+COMMENT ON OPERATOR CLASS bloomfilter_ops USING btree IS 'btree operator class for bloomfilter';
+
+CREATE OPERATOR CLASS bloomfilter_hash_ops DEFAULT FOR TYPE bloomfilter USING hash AS
+	OPERATOR 1 =,
+	FUNCTION 1 bloomfilter_hash(bloomfilter),
+	FUNCTION 2 bloomfilter_hash_extended(bloomfilter, bigint);
+COMMENT ON OPERATOR CLASS bloomfilter_hash_ops USING hash IS 'hash operator class for bloomfilter';
+
+-- ---------------------------------------------------------------------------
+-- Estimates from the set bits
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION bloom_cardinality(filter bloomfilter) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_cardinality(bloomfilter) IS
+	'estimated number of distinct values in the filter: 0 when empty, Infinity when full';
+
+CREATE FUNCTION bloom_cardinality_bounds(filter bloomfilter, confidence float8 DEFAULT 0.95,
+	OUT lower float8, OUT upper float8) RETURNS record
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_cardinality_bounds(bloomfilter, float8) IS
+	'confidence interval (lower, upper) for the number of distinct values in the filter';
+
+CREATE FUNCTION bloom_union_cardinality(a bloomfilter, b bloomfilter) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_union_cardinality(bloomfilter, bloomfilter) IS
+	'estimated number of distinct values in either filter';
+
+CREATE FUNCTION bloom_intersection_cardinality(a bloomfilter, b bloomfilter) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_intersection_cardinality(bloomfilter, bloomfilter) IS
+	'estimated number of distinct values in both filters: n(A) + n(B) - n(A or B), clamped; NULL when the union is full';
+
+CREATE FUNCTION bloom_jaccard(a bloomfilter, b bloomfilter) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_jaccard(bloomfilter, bloomfilter) IS
+	'estimated Jaccard similarity |A and B| / |A or B|; NULL when both are empty or the union is full';
+
+CREATE FUNCTION bloom_fpr(filter bloomfilter) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_fpr(bloomfilter) IS
+	'false-positive rate of the filter as it is now, from its set bits: prod over i < k of (X - i) / (m - i)';

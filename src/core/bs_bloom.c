@@ -168,15 +168,57 @@ bs_bloom_positions(const bs_probe *probe, const void *data, size_t length,
 	}
 }
 
+/*
+ * Population counts over one word array, or over the OR of two.  The same
+ * loops are compiled twice, once for the POPCNT instruction (used when the
+ * CPU has it) and once portably.
+ */
+#define DEFINE_COUNTERS(suffix, attribute) \
+attribute static uint64_t \
+count_words_##suffix(const uint64_t *words, uint64_t count) \
+{ \
+	uint64_t	total = 0; \
+	for (uint64_t i = 0; i < count; i++) \
+		total += (uint64_t) __builtin_popcountll(words[i]); \
+	return total; \
+} \
+attribute static uint64_t \
+count_or_##suffix(const uint64_t *a, const uint64_t *b, uint64_t count) \
+{ \
+	uint64_t	total = 0; \
+	for (uint64_t i = 0; i < count; i++) \
+		total += (uint64_t) __builtin_popcountll(a[i] | b[i]); \
+	return total; \
+}
+
+DEFINE_COUNTERS(portable,)
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_POPCNT_DISPATCH 1
+DEFINE_COUNTERS(popcnt, __attribute__((target("popcnt"))))
+#endif
+
 uint64_t
 bs_bloom_count_set(const bs_bloom *filter)
 {
-	uint64_t	count = 0;
-	uint64_t	words = bs_bloom_word_count(filter->bits);
+	uint64_t	count = bs_bloom_word_count(filter->bits);
 
-	for (uint64_t i = 0; i < words; i++)
-		count += (uint64_t) __builtin_popcountll(filter->words[i]);
-	return count;
+#ifdef HAVE_POPCNT_DISPATCH
+	if (__builtin_cpu_supports("popcnt"))
+		return count_words_popcnt(filter->words, count);
+#endif
+	return count_words_portable(filter->words, count);
+}
+
+uint64_t
+bs_bloom_count_union(const bs_bloom *a, const bs_bloom *b)
+{
+	uint64_t	count = bs_bloom_word_count(a->bits);
+
+#ifdef HAVE_POPCNT_DISPATCH
+	if (__builtin_cpu_supports("popcnt"))
+		return count_or_popcnt(a->words, b->words, count);
+#endif
+	return count_or_portable(a->words, b->words, count);
 }
 
 bs_status

@@ -142,8 +142,17 @@ bs_status	bs_bloom_check_compatible(const bs_bloom *a, const bs_bloom *b,
 /* a |= b, word at a time; a takes b's family if it had none. */
 void		bs_bloom_union_into(bs_bloom *a, const bs_bloom *b);
 
+/* a &= b, word at a time; items becomes the smaller count. */
+void		bs_bloom_intersect_into(bs_bloom *a, const bs_bloom *b);
+
+/* Total order (header fields, then the words): -1, 0 or 1. */
+int			bs_bloom_compare(const bs_bloom *a, const bs_bloom *b);
+
 /* Number of set bits. */
 uint64_t	bs_bloom_count_set(const bs_bloom *filter);
+
+/* Number of bits set in a | b (compatible filters), without building it. */
+uint64_t	bs_bloom_count_union(const bs_bloom *a, const bs_bloom *b);
 
 /*
  * Textbook sizing for `capacity` items at false-positive rate `fpr`:

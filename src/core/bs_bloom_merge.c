@@ -56,3 +56,43 @@ bs_bloom_union_into(bs_bloom *a, const bs_bloom *b)
 		a->type_tag = b->type_tag;
 	}
 }
+
+void
+bs_bloom_intersect_into(bs_bloom *a, const bs_bloom *b)
+{
+	uint64_t	words = bs_bloom_word_count(a->bits);
+	uint64_t   *restrict dst = a->words;
+	const uint64_t *restrict src = b->words;
+
+	for (uint64_t i = 0; i < words; i++)
+		dst[i] &= src[i];
+	/* an intersection holds at most as many values as either side */
+	if (b->items < a->items)
+		a->items = b->items;
+	if (a->family == BS_FAMILY_NONE)
+	{
+		a->family = b->family;
+		a->type_tag = b->type_tag;
+	}
+}
+
+#define COMPARE_FIELD(x, y) do { if ((x) != (y)) return (x) < (y) ? -1 : 1; } while (0)
+
+int
+bs_bloom_compare(const bs_bloom *a, const bs_bloom *b)
+{
+	uint64_t	words;
+
+	COMPARE_FIELD(a->version, b->version);
+	COMPARE_FIELD(a->scheme, b->scheme);
+	COMPARE_FIELD(a->family, b->family);
+	COMPARE_FIELD(a->type_tag, b->type_tag);
+	COMPARE_FIELD(a->hashes, b->hashes);
+	COMPARE_FIELD(a->bits, b->bits);
+	COMPARE_FIELD(a->seed, b->seed);
+	COMPARE_FIELD(a->items, b->items);
+	words = bs_bloom_word_count(a->bits);
+	for (uint64_t i = 0; i < words; i++)
+		COMPARE_FIELD(a->words[i], b->words[i]);
+	return 0;
+}

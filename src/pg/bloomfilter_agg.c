@@ -4,10 +4,10 @@
  * The state is the bloomfilter itself (design.md decision 1): allocated in
  * the aggregate's memory context on the first non-NULL value, then updated in
  * place, so a row costs one hash and k bit sets, never a copy of the filter.
- * The combine function ORs partial states, which is what parallel workers
- * and a distributed coordinator need; the result is byte-identical to the
- * filter built on all rows in one pass, because OR is order-independent and
- * the item counts add up.
+ * The combine function is bloom_union_trans (bloomfilter_setops.c), which ORs
+ * partial states in place: what parallel workers and a distributed
+ * coordinator need.  The result is byte-identical to the filter built on all
+ * rows in one pass, because OR is order-independent and item counts add up.
  */
 #include "bloomsketch.h"
 
@@ -115,27 +115,5 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	canonical_bytes(&cache->kind, PG_GETARG_DATUM(1), &bytes);
 	bs_bloom_add(state, probe, bytes.data, bytes.length);
 	canonical_release(&bytes);
-	PG_RETURN_POINTER(state);
-}
-
-PG_FUNCTION_INFO_V1(bloom_agg_combine);
-/* bloom_agg combine: OR two partial filters (in place inside an aggregate). */
-Datum
-bloom_agg_combine(PG_FUNCTION_ARGS)
-{
-	MemoryContext aggcontext;
-	bs_bloom   *state;
-	bs_bloom   *other = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
-	bs_error	err;
-
-	if (AggCheckCallContext(fcinfo, &aggcontext) &&
-		!VARATT_IS_EXTENDED(DatumGetPointer(PG_GETARG_DATUM(0))))
-		state = DatumGetBloomP(PG_GETARG_DATUM(0));
-	else
-		state = DatumGetBloomP(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
-
-	if (bs_bloom_check_compatible(state, other, &err) != BS_OK)
-		bs_report(&err, BS_SOURCE_BINARY);
-	bs_bloom_union_into(state, other);
 	PG_RETURN_POINTER(state);
 }

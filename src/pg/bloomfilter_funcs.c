@@ -7,6 +7,8 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 
+#include "../core/bs_estimate.h"
+
 PG_FUNCTION_INFO_V1(bloom_create);
 /* bloom_create(capacity, fpr, seed): an empty filter sized for capacity items at fpr. */
 Datum
@@ -23,14 +25,15 @@ bloom_create(PG_FUNCTION_ARGS)
 }
 
 PG_FUNCTION_INFO_V1(bloom_info);
-/* bloom_info(filter): the parameters and fill of a filter, as one record. */
+/* bloom_info(filter): the parameters, fill and estimates of a filter, as one record. */
 Datum
 bloom_info(PG_FUNCTION_ARGS)
 {
 	bs_bloom   *filter = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 	TupleDesc	desc;
-	Datum		values[9];
-	bool		nulls[9] = {false};
+	Datum		values[11];
+	bool		nulls[11] = {false};
+	uint64		set;
 	char		family[32];
 	bs_error	err;
 
@@ -48,10 +51,13 @@ bloom_info(PG_FUNCTION_ARGS)
 	values[2] = Int64GetDatum((int64) filter->seed);
 	values[3] = CStringGetTextDatum(bs_scheme_name(filter->scheme));
 	values[4] = CStringGetTextDatum(family);
-	values[5] = Int64GetDatum((int64) bs_bloom_count_set(filter));
+	set = bs_bloom_count_set(filter);
+	values[5] = Int64GetDatum((int64) set);
 	values[6] = Int64GetDatum(filter->items > (uint64) PG_INT64_MAX ? PG_INT64_MAX
 							  : (int64) filter->items);
 	values[7] = Int64GetDatum((int64) VARSIZE(filter));
 	values[8] = Int32GetDatum(filter->version);
+	values[9] = Float8GetDatum(bs_estimate_items(filter->bits, filter->hashes, set));
+	values[10] = Float8GetDatum(bs_current_fpr(filter->bits, filter->hashes, set));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }

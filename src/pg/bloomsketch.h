@@ -31,6 +31,10 @@ void		bs_size_or_error(int64 capacity, double fpr, uint64 *bits,
 
 #define DatumGetBloomP(d) ((bs_bloom *) DatumGetPointer(d))
 
+/* Estimates from the filter's set bits (bloomfilter_estimate.c). */
+double		bs_bloom_estimated_items(const bs_bloom *filter);
+double		bs_bloom_current_fpr(const bs_bloom *filter);
+
 /* ---- value families (value_family.c) ---- */
 
 /* How values of one SQL type become canonical bytes. */

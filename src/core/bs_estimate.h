@@ -1,0 +1,46 @@
+/*
+ * bs_estimate.h — what a filter's bits say about its contents.
+ *
+ * bloomsketch filters set k distinct positions per value (double hashing
+ * with prime m), so their bit sum X follows the committee (batch) occupancy
+ * model of Burns, section 2.4: n batches of k distinct balls in m urns.
+ */
+#ifndef BS_ESTIMATE_H
+#define BS_ESTIMATE_H
+
+#include <stdint.h>
+
+/* Mean of X after n items (eq. (42)); n may be fractional. */
+double		bs_occupancy_mean(uint64_t m, uint32_t k, double n);
+
+/* Variance of X after n items (Lemma 16), computed without cancellation. */
+double		bs_occupancy_variance(uint64_t m, uint32_t k, double n);
+
+/*
+ * Estimated number of distinct items from X set bits: the method-of-moments
+ * and maximum-likelihood estimator of Corollary 18, eq. (46).  0 for X = 0,
+ * +infinity for a full filter (X = m): every item count from some point on is
+ * equally consistent with a full filter.
+ */
+double		bs_estimate_items(uint64_t m, uint32_t k, uint64_t x);
+
+/*
+ * A confidence interval for the item count: the n whose occupancy
+ * distribution (normal, with Lemma 16's mean and variance) puts X inside its
+ * central `confidence` range.  upper is +infinity for a full filter.
+ */
+void		bs_estimate_items_bounds(uint64_t m, uint32_t k, uint64_t x,
+									 double confidence, double *lower,
+									 double *upper);
+
+/*
+ * The false-positive rate of a filter as it is now: a value not in it is
+ * reported present when its k distinct positions all fall on set bits,
+ * probability prod_{i<k} (X - i) / (m - i).
+ */
+double		bs_current_fpr(uint64_t m, uint32_t k, uint64_t x);
+
+/* Inverse of the standard normal distribution function, 0 < p < 1. */
+double		bs_normal_quantile(double p);
+
+#endif							/* BS_ESTIMATE_H */

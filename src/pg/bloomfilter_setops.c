@@ -1,0 +1,193 @@
+/*
+ * bloomfilter_setops.c — union and intersection (functions, operators and
+ * aggregates), and the equality, ordering and hashing behind GROUP BY,
+ * DISTINCT and UNION over bloomfilter columns.
+ */
+#include "bloomsketch.h"
+
+#include "common/hashfn.h"
+#include "utils/memutils.h"
+
+typedef void (*MergeInto) (bs_bloom *into, const bs_bloom *other);
+
+static void
+check_compatible_or_error(const bs_bloom *a, const bs_bloom *b)
+{
+	bs_error	err;
+
+	if (bs_bloom_check_compatible(a, b, &err) != BS_OK)
+		bs_report(&err, BS_SOURCE_BINARY);
+}
+
+/* A merge of two filters into a fresh copy of the first. */
+static Datum
+merge_copy(FunctionCallInfo fcinfo, MergeInto merge)
+{
+	bs_bloom   *result = DatumGetBloomP(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+	bs_bloom   *other = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+
+	check_compatible_or_error(result, other);
+	merge(result, other);
+	PG_RETURN_POINTER(result);
+}
+
+/*
+ * An aggregate step: merge the input into the state in place.  The state
+ * starts as PostgreSQL's copy of the first non-NULL input (the transition
+ * function is strict); if that copy is still TOASTed it is expanded once
+ * into the aggregate context.  Outside an aggregate, work on a copy.
+ */
+static Datum
+merge_in_place(FunctionCallInfo fcinfo, MergeInto merge)
+{
+	MemoryContext aggcontext;
+	bs_bloom   *state;
+	bs_bloom   *other = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+	struct varlena *raw = (struct varlena *) PG_GETARG_POINTER(0);
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		state = DatumGetBloomP(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+	else if (VARATT_IS_EXTENDED(raw))
+	{
+		MemoryContext old = MemoryContextSwitchTo(aggcontext);
+
+		state = DatumGetBloomP(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+		MemoryContextSwitchTo(old);
+	}
+	else
+		state = (bs_bloom *) raw;
+
+	check_compatible_or_error(state, other);
+	merge(state, other);
+	PG_RETURN_POINTER(state);
+}
+
+PG_FUNCTION_INFO_V1(bloom_union);
+/* bloom_union(a, b): the filter of the union (bitwise OR); also operator |. */
+Datum
+bloom_union(PG_FUNCTION_ARGS)
+{
+	return merge_copy(fcinfo, bs_bloom_union_into);
+}
+
+PG_FUNCTION_INFO_V1(bloom_intersect);
+/* bloom_intersect(a, b): the bitwise AND of two filters; also operator &. */
+Datum
+bloom_intersect(PG_FUNCTION_ARGS)
+{
+	return merge_copy(fcinfo, bs_bloom_intersect_into);
+}
+
+PG_FUNCTION_INFO_V1(bloom_union_trans);
+/* Transition and combine function of bloom_union_agg and bloom_agg: OR in place. */
+Datum
+bloom_union_trans(PG_FUNCTION_ARGS)
+{
+	return merge_in_place(fcinfo, bs_bloom_union_into);
+}
+
+PG_FUNCTION_INFO_V1(bloom_intersect_trans);
+/* Transition and combine function of bloom_intersect_agg: AND in place. */
+Datum
+bloom_intersect_trans(PG_FUNCTION_ARGS)
+{
+	return merge_in_place(fcinfo, bs_bloom_intersect_into);
+}
+
+/* Compare two filter arguments; frees detoasted copies. */
+static int
+compare_args(FunctionCallInfo fcinfo)
+{
+	bs_bloom   *a = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_bloom   *b = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+	int			result;
+
+	if (VARSIZE(a) == VARSIZE(b) && memcmp(a, b, VARSIZE(a)) == 0)
+		result = 0;
+	else
+		result = bs_bloom_compare(a, b);
+	PG_FREE_IF_COPY(a, 0);
+	PG_FREE_IF_COPY(b, 1);
+	return result;
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_eq);
+/* a = b: same parameters and the same bits. */
+Datum
+bloomfilter_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) == 0);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_ne);
+/* a <> b */
+Datum
+bloomfilter_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) != 0);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_lt);
+/* a < b in the btree order (header fields, then bits): only for sorting. */
+Datum
+bloomfilter_lt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) < 0);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_le);
+/* a <= b in the btree order. */
+Datum
+bloomfilter_le(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) <= 0);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_gt);
+/* a > b in the btree order. */
+Datum
+bloomfilter_gt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) > 0);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_ge);
+/* a >= b in the btree order. */
+Datum
+bloomfilter_ge(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) >= 0);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_cmp);
+/* btree support: -1, 0 or 1. */
+Datum
+bloomfilter_cmp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(compare_args(fcinfo));
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_hash);
+/* hash support: a hash of the whole value. */
+Datum
+bloomfilter_hash(PG_FUNCTION_ARGS)
+{
+	bs_bloom   *f = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	Datum		result = hash_any((unsigned char *) VARDATA(f), VARSIZE(f) - VARHDRSZ);
+
+	PG_FREE_IF_COPY(f, 0);
+	return result;
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_hash_extended);
+/* hash support with a seed (hash partitioning). */
+Datum
+bloomfilter_hash_extended(PG_FUNCTION_ARGS)
+{
+	bs_bloom   *f = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	Datum		result = hash_any_extended((unsigned char *) VARDATA(f),
+										   VARSIZE(f) - VARHDRSZ, PG_GETARG_INT64(1));
+
+	PG_FREE_IF_COPY(f, 0);
+	return result;
+}
