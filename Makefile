@@ -14,7 +14,8 @@ PG_OBJS = src/pg/bloomsketch.o src/pg/value_family.o src/pg/bloomfilter_io.o \
 OBJS = $(CORE_OBJS) $(PG_OBJS)
 
 REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
-	bloomfilter_membership bloomfilter_aggregate bloomfilter_malformed
+	bloomfilter_membership bloomfilter_aggregate bloomfilter_malformed \
+	bloomfilter_setops bloomfilter_estimates
 
 PG_CONFIG ?= pg_config
 PG_CFLAGS = -Wall -Wextra

@@ -236,7 +236,7 @@ bs_check_fpr(double fpr, bs_error *err)
 	if (!(fpr > 0.0 && fpr < 1.0))
 		return bs_fail(err, BS_ERR_PARAM,
 					   "false-positive rate must be greater than 0 and less than 1",
-					   "The rate given was %g.", fpr);
+					   "The rate given was %.15g.", fpr);
 	return BS_OK;
 }
 
@@ -247,23 +247,28 @@ textbook_bits(double capacity, double fpr)
 	return ceil(-capacity * log(fpr) / (M_LN2 * M_LN2));
 }
 
-/* The largest capacity whose textbook filter at fpr fits in max_prime bits. */
+/*
+ * The largest capacity whose textbook filter at fpr fits in max_prime bits,
+ * by bisection on the same test the sizing uses (textbook_bits grows with n).
+ */
 static int64_t
 largest_textbook_capacity(double fpr, uint64_t max_prime)
 {
-	double		per_item = -log(fpr) / (M_LN2 * M_LN2);
-	double		estimate = floor((double) max_prime / per_item);
-	int64_t		n;
+	int64_t		fits = 0;
+	int64_t		too_large = INT64_MAX;
 
-	if (estimate >= 9.0e18)
+	if (textbook_bits((double) INT64_MAX, fpr) <= (double) max_prime)
 		return INT64_MAX;
-	n = (int64_t) estimate;
-	/* settle floating-point rounding against the exact test used in sizing */
-	while (n > 0 && textbook_bits((double) n, fpr) > (double) max_prime)
-		n--;
-	while (n < INT64_MAX && textbook_bits((double) (n + 1), fpr) <= (double) max_prime)
-		n++;
-	return n;
+	while (too_large - fits > 1)
+	{
+		int64_t		mid = fits + (too_large - fits) / 2;
+
+		if (textbook_bits((double) mid, fpr) <= (double) max_prime)
+			fits = mid;
+		else
+			too_large = mid;
+	}
+	return fits;
 }
 
 bs_status
@@ -286,7 +291,7 @@ bs_bloom_size_textbook(int64_t capacity, double fpr, uint64_t *bits,
 		char		message[sizeof(err->message)];
 
 		snprintf(message, sizeof(message),
-				 "bloomfilter for %lld items at false-positive rate %g is too large; the largest capacity at that rate is %lld",
+				 "bloomfilter for %lld items at false-positive rate %.15g is too large; the largest capacity at that rate is %lld",
 				 (long long) capacity, fpr, (long long) largest);
 		return bs_fail(err, BS_ERR_TOO_LARGE, message,
 					   "That filter needs %.0f bits; the largest filter has %llu bits "

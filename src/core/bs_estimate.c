@@ -91,11 +91,19 @@ bs_estimate_items_bounds(uint64_t m, uint32_t k, uint64_t x, double confidence,
 	double		high;
 
 	if (x == 0)
-		*lower = 0.0;
-	else if (isinf(estimate))
+	{
+		/* every item sets k bits: an empty filter holds exactly nothing */
+		*lower = *upper = 0.0;
+		return;
+	}
+	if (isinf(estimate))
 		*lower = solve_edge(m, k, dx - 0.5, z, 0, 1e6 + 64.0 * (double) m);
 	else
 		*lower = solve_edge(m, k, dx, z, 0, estimate);
+
+	/* and no fewer than X / k items can have set X bits */
+	if (*lower < dx / k)
+		*lower = dx / k;
 
 	if (isinf(estimate))
 	{
