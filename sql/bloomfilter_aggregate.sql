@@ -33,6 +33,39 @@ steps AS (
 SELECT (SELECT f FROM steps ORDER BY n DESC LIMIT 1)::bytea =
        (SELECT bloom_agg(user_id, 5000) FROM agg_events WHERE day = 3)::bytea AS equals_bloom_add;
 
+CREATE FUNCTION agg_plan(query text) RETURNS json LANGUAGE plpgsql AS $$
+DECLARE plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, FORMAT JSON) ' || query INTO plan;
+	RETURN plan;
+END $$;
+
+-- The transition function prefetches and sets a value's bits a few rows
+-- later; the final function sets the rest.  Every group size around the
+-- pipeline's depth, a rescanned aggregate (correlated subquery), interleaved
+-- hash groups and grouping sets all give exactly the union of one-value
+-- filters.
+SELECT bool_and((SELECT bloom_agg(i, 100) FROM generate_series(1, n) i) =
+                (SELECT bloom_union_agg(bloom_add(bloom_create(100), i)) FROM generate_series(1, n) i)) AS all_sizes_exact
+FROM generate_series(1, 40) n;
+SET enable_sort = off;
+SELECT count(*) AS groups, bool_and(a.f = b.f) AS interleaved_groups_exact
+FROM (SELECT i % 97 AS g, bloom_agg(i, 1000) AS f FROM generate_series(1, 20000) i GROUP BY 1) a
+JOIN (SELECT i % 97 AS g, bloom_union_agg(bloom_add(bloom_create(1000), i)) AS f FROM generate_series(1, 20000) i GROUP BY 1) b USING (g);
+-- ... also when the hash table spills to disk and is rebuilt in batches.
+SET work_mem = '64kB';
+SELECT count(*) AS groups, bool_and(a.f = b.f) AS spilled_groups_exact
+FROM (SELECT i % 2000 AS g, bloom_agg(i, 1000) AS f FROM generate_series(1, 20000) i GROUP BY 1) a
+JOIN (SELECT i % 2000 AS g, bloom_union_agg(bloom_add(bloom_create(1000), i)) AS f FROM generate_series(1, 20000) i GROUP BY 1) b USING (g);
+SELECT agg_plan('SELECT i % 2000, bloom_agg(i, 1000) FROM generate_series(1, 20000) i GROUP BY 1')::text ~ '"HashAgg Batches": ([2-9]|[1-9][0-9])' AS spilled;
+RESET work_mem;
+RESET enable_sort;
+SELECT count(*) AS grouping_sets, bool_and(s.f = d.f) AS grouping_sets_exact
+FROM (SELECT i % 3 AS a, i % 5 AS b, bloom_agg(i, 5000) AS f FROM generate_series(1, 3000) i
+      GROUP BY GROUPING SETS ((1), (2), ())) s
+JOIN LATERAL (SELECT bloom_agg(i, 5000) AS f FROM generate_series(1, 3000) i
+              WHERE (s.a IS NULL OR i % 3 = s.a) AND (s.b IS NULL OR i % 5 = s.b)) d ON true;
+
 -- As a window function, each row sees the filter of the rows so far.
 SELECT day, (bloom_info(bloom_agg(user_id, 100) OVER (ORDER BY day))).items_added
 FROM (SELECT DISTINCT ON (day) day, user_id FROM agg_events ORDER BY day, user_id) s
@@ -71,12 +104,6 @@ CREATE TABLE agg_big AS
 SELECT i::bigint AS id, md5(i::text) AS s, i % 4 AS g FROM generate_series(1, 300000) i;
 ANALYZE agg_big;
 
-CREATE FUNCTION agg_plan(query text) RETURNS json LANGUAGE plpgsql AS $$
-DECLARE plan json;
-BEGIN
-	EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, FORMAT JSON) ' || query INTO plan;
-	RETURN plan;
-END $$;
 CREATE FUNCTION agg_is_parallel(query text) RETURNS TABLE (partial_aggregate boolean, workers_launched boolean)
 LANGUAGE sql AS $$
 	SELECT agg_plan(query)::text LIKE '%"Partial Mode": "Partial"%',

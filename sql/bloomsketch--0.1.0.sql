@@ -159,6 +159,11 @@ CREATE FUNCTION bloom_agg_trans(state bloomfilter, value anyelement, capacity bi
 COMMENT ON FUNCTION bloom_agg_trans(bloomfilter, anyelement, bigint, float8) IS
 	'transition function of bloom_agg(value, capacity, fpr): adds value to the state in place';
 
+CREATE FUNCTION bloom_agg_final(state bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_agg_final(bloomfilter) IS
+	'final function of bloom_agg: sets the bits of values still in its prefetch pipeline';
+
 -- Strict, so the first non-NULL input becomes the state; later ones are
 -- merged into it in place.
 CREATE FUNCTION bloom_union_trans(state bloomfilter, filter bloomfilter) RETURNS bloomfilter
@@ -174,6 +179,7 @@ COMMENT ON FUNCTION bloom_intersect_trans(bloomfilter, bloomfilter) IS
 CREATE AGGREGATE bloom_agg(value anyelement, capacity bigint) (
 	SFUNC = bloom_agg_trans,
 	STYPE = bloomfilter,
+	FINALFUNC = bloom_agg_final,
 	COMBINEFUNC = bloom_union_trans,
 	PARALLEL = SAFE
 );
@@ -183,6 +189,7 @@ COMMENT ON AGGREGATE bloom_agg(anyelement, bigint) IS
 CREATE AGGREGATE bloom_agg(value anyelement, capacity bigint, fpr float8) (
 	SFUNC = bloom_agg_trans,
 	STYPE = bloomfilter,
+	FINALFUNC = bloom_agg_final,
 	COMBINEFUNC = bloom_union_trans,
 	PARALLEL = SAFE
 );

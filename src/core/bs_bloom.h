@@ -120,7 +120,10 @@ void		bs_bloom_get_params(const bs_bloom *filter, bs_bloom_params *params);
 void		bs_probe_init(bs_probe *probe, uint64_t bits, uint32_t hashes,
 						  uint64_t seed);
 
-/* Set the k bits of one value's canonical bytes; counts it in items. */
+/*
+ * Set the k bits of one value's canonical bytes; counts it in items.  (The
+ * same steps, inline and one at a time, are in bs_probe.h.)
+ */
 void		bs_bloom_add(bs_bloom *filter, const bs_probe *probe,
 						 const void *data, size_t length);
 

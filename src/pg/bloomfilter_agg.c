@@ -1,5 +1,5 @@
 /*
- * bloomfilter_agg.c — bloom_agg: the transition and combine functions.
+ * bloomfilter_agg.c — bloom_agg: the transition and final functions.
  *
  * The state is the bloomfilter itself (design.md decision 1): allocated in
  * the aggregate's memory context on the first non-NULL value, then updated in
@@ -8,24 +8,68 @@
  * partial states in place: what parallel workers and a distributed
  * coordinator need.  The result is byte-identical to the filter built on all
  * rows in one pass, because OR is order-independent and item counts add up.
+ *
+ * Setting k bits of a large filter costs k cache misses per row, and inside
+ * the executor one row's misses cannot overlap the next row's.  So in a plain
+ * (non-partial) aggregation the transition function pipelines: it hashes the
+ * value, prefetches the lines its bits live on, and sets the bits of the
+ * value that arrived PIPELINE_DEPTH rows earlier, whose lines have arrived by
+ * then.  The final function sets the bits still in flight.  (The pipeline
+ * starts on the second row: the first row's result is copied by PostgreSQL,
+ * so only from then on does the state stay at one address.)  Partial
+ * aggregation (parallel workers) and window aggregation hand the state on
+ * without a final function, so there every value is applied at once.  A
+ * memory-context callback forgets pending values if the state's context is
+ * reset first (a rescan or an error), so they are never written to freed
+ * memory.
  */
 #include "bloomsketch.h"
 
+#include "../core/bs_probe.h"
+
+#include "executor/nodeAgg.h"
+#include "nodes/execnodes.h"
 #include "utils/memutils.h"
 
 /* The fixed seed of aggregate-built filters: equal SQL gives equal filters. */
 #define BLOOM_AGG_SEED 0
 #define BLOOM_AGG_DEFAULT_FPR 0.01
+#define PIPELINE_DEPTH 8			/* a power of two */
+
+typedef struct PendingValue
+{
+	uint64		first;
+	uint64		step;
+} PendingValue;
+
+/* Values located and prefetched, waiting to set their bits in `target`. */
+typedef struct AddPipeline
+{
+	bs_bloom   *target;			/* NULL when nothing is pending */
+	MemoryContext context;		/* where target lives */
+	bs_probe	probe;			/* target's probing constants */
+	uint32		head;			/* index of the oldest pending value */
+	uint32		count;
+	PendingValue ring[PIPELINE_DEPTH];
+} AddPipeline;
+
+/* Registered in the state's context: forget pending values if it is reset. */
+typedef struct PipelineGuard
+{
+	MemoryContextCallback callback;
+	AddPipeline *pipeline;
+	MemoryContext context;
+} PipelineGuard;
 
 typedef struct AggCache
 {
-	Oid			value_type;
 	ValueKind	kind;
 	/* the sizing of the (capacity, fpr) pair seen last */
 	bool		sized;
 	int64		capacity;
 	double		fpr;
 	bs_probe	probe;
+	AddPipeline pipeline;
 } AggCache;
 
 static AggCache *
@@ -35,11 +79,9 @@ agg_cache(FunctionCallInfo fcinfo)
 
 	if (cache == NULL)
 	{
-		Oid			type = get_fn_expr_argtype(fcinfo->flinfo, 1);
-
 		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(AggCache));
-		value_kind_init(&cache->kind, type, fcinfo->flinfo->fn_mcxt);
-		cache->value_type = type;
+		value_kind_init(&cache->kind, get_fn_expr_argtype(fcinfo->flinfo, 1),
+						fcinfo->flinfo->fn_mcxt);
 		fcinfo->flinfo->fn_extra = cache;
 	}
 	return cache;
@@ -63,6 +105,88 @@ agg_probe(AggCache *cache, int64 capacity, double fpr)
 	return &cache->probe;
 }
 
+/* ---- the pipeline ---- */
+
+static void
+pipeline_flush(AddPipeline *pipeline)
+{
+	for (; pipeline->count > 0; pipeline->count--)
+	{
+		PendingValue *v = &pipeline->ring[pipeline->head];
+
+		bs_probe_set(pipeline->target, &pipeline->probe, v->first, v->step);
+		pipeline->head = (pipeline->head + 1) & (PIPELINE_DEPTH - 1);
+	}
+}
+
+static void
+pipeline_forget(void *arg)
+{
+	PipelineGuard *guard = (PipelineGuard *) arg;
+
+	if (guard->pipeline->context == guard->context)
+	{
+		guard->pipeline->target = NULL;
+		guard->pipeline->context = NULL;
+		guard->pipeline->count = 0;
+	}
+}
+
+/* Direct the pipeline at `state`, first setting the bits pending for another. */
+static void
+pipeline_bind(AddPipeline *pipeline, bs_bloom *state, MemoryContext context,
+			  const bs_probe *probe)
+{
+	if (pipeline->target == state)
+		return;
+	if (pipeline->target != NULL)
+		pipeline_flush(pipeline);
+	if (pipeline->context != context)
+	{
+		PipelineGuard *guard = MemoryContextAlloc(context, sizeof(PipelineGuard));
+
+		guard->pipeline = pipeline;
+		guard->context = context;
+		guard->callback.func = pipeline_forget;
+		guard->callback.arg = guard;
+		MemoryContextRegisterResetCallback(context, &guard->callback);
+		pipeline->context = context;
+	}
+	pipeline->target = state;
+	pipeline->probe = *probe;
+	pipeline->head = 0;
+	pipeline->count = 0;
+}
+
+/* Queue a located value; set the bits of the oldest one once the ring is full. */
+static void
+pipeline_push(AddPipeline *pipeline, uint64 first, uint64 step)
+{
+	uint32		slot;
+
+	bs_probe_prefetch(pipeline->target, &pipeline->probe, first, step);
+	if (pipeline->count == PIPELINE_DEPTH)
+	{
+		PendingValue *oldest = &pipeline->ring[pipeline->head];
+
+		bs_probe_set(pipeline->target, &pipeline->probe, oldest->first, oldest->step);
+		pipeline->head = (pipeline->head + 1) & (PIPELINE_DEPTH - 1);
+		pipeline->count--;
+	}
+	slot = (pipeline->head + pipeline->count) & (PIPELINE_DEPTH - 1);
+	pipeline->ring[slot].first = first;
+	pipeline->ring[slot].step = step;
+	pipeline->count++;
+}
+
+/* True in a plain aggregation, where the final function will run. */
+static bool
+final_function_will_run(FunctionCallInfo fcinfo)
+{
+	return fcinfo->context != NULL && IsA(fcinfo->context, AggState) &&
+		!DO_AGGSPLIT_SKIPFINAL(((AggState *) fcinfo->context)->aggsplit);
+}
+
 PG_FUNCTION_INFO_V1(bloom_agg_trans);
 /* bloom_agg transition: add one value to the group's filter, in place. */
 Datum
@@ -74,6 +198,8 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	bs_bloom   *state;
 	CanonicalBytes bytes;
 	double		fpr = BLOOM_AGG_DEFAULT_FPR;
+	uint64		first;
+	uint64		step;
 
 	if (!AggCheckCallContext(fcinfo, &aggcontext))
 		elog(ERROR, "bloom_agg_trans called in non-aggregate context");
@@ -96,7 +222,21 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	probe = agg_probe(cache, PG_GETARG_INT64(2), fpr);
 
 	if (PG_ARGISNULL(0))
-		state = bs_bloom_alloc(aggcontext, probe->bits, probe->hashes, BLOOM_AGG_SEED);
+	{
+		/*
+		 * A new state: PostgreSQL copies whatever the first call returns into
+		 * the aggregate context (the pointer differs from the NULL it had),
+		 * so build it in the per-row context, which is reset after the copy,
+		 * and set its first value's bits at once.
+		 */
+		state = bs_bloom_alloc(CurrentMemoryContext, probe->bits, probe->hashes,
+							   BLOOM_AGG_SEED);
+		adopt_family(state, &cache->kind);
+		canonical_bytes(&cache->kind, PG_GETARG_DATUM(1), &bytes);
+		bs_bloom_add(state, probe, bytes.data, bytes.length);
+		canonical_release(&bytes);
+		PG_RETURN_POINTER(state);
+	}
 	else
 	{
 		state = DatumGetBloomP(PG_GETARG_DATUM(0));
@@ -113,7 +253,39 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 
 	adopt_family(state, &cache->kind);
 	canonical_bytes(&cache->kind, PG_GETARG_DATUM(1), &bytes);
-	bs_bloom_add(state, probe, bytes.data, bytes.length);
+	bs_probe_locate(probe, bytes.data, bytes.length, &first, &step);
 	canonical_release(&bytes);
+	state->items++;
+
+	if (final_function_will_run(fcinfo))
+	{
+		pipeline_bind(&cache->pipeline, state, aggcontext, probe);
+		pipeline_push(&cache->pipeline, first, step);
+	}
+	else
+		bs_probe_set(state, probe, first, step);
+	PG_RETURN_POINTER(state);
+}
+
+PG_FUNCTION_INFO_V1(bloom_agg_final);
+/* bloom_agg final: set the bits still pending in the pipeline; returns the filter. */
+Datum
+bloom_agg_final(PG_FUNCTION_ARGS)
+{
+	bs_bloom   *state = DatumGetBloomP(PG_GETARG_DATUM(0));
+	AggState   *aggstate = (AggState *) fcinfo->context;
+
+	if (aggstate != NULL && IsA(aggstate, AggState))
+	{
+		for (int i = 0; i < aggstate->numtrans; i++)
+		{
+			FmgrInfo   *transfn = &aggstate->pertrans[i].transfn;
+			AggCache   *cache = (AggCache *) transfn->fn_extra;
+
+			if (transfn->fn_addr == bloom_agg_trans && cache != NULL &&
+				cache->pipeline.target == state)
+				pipeline_flush(&cache->pipeline);
+		}
+	}
 	PG_RETURN_POINTER(state);
 }

@@ -12,6 +12,8 @@
  */
 #include "bloomsketch.h"
 
+#include "../core/bs_probe.h"
+
 #include "access/detoast.h"
 #include "utils/memutils.h"
 
@@ -128,15 +130,18 @@ filter_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
 	ProbeCache *cache = probe_cache(fcinfo, value_arg);
 	const bs_bloom *filter = cached_filter_arg(fcinfo, filter_arg, cache);
 	CanonicalBytes bytes;
-	bool		found;
+	const bs_probe *probe;
+	uint64		first;
+	uint64		step;
 
 	check_family(filter, &cache->kind);
 	if (filter->family == BS_FAMILY_NONE)
 		return false;			/* nothing was ever added */
 	canonical_bytes(&cache->kind, PG_GETARG_DATUM(value_arg), &bytes);
-	found = bs_bloom_test(filter, cached_probe(cache, filter), bytes.data, bytes.length);
+	probe = cached_probe(cache, filter);
+	bs_probe_locate(probe, bytes.data, bytes.length, &first, &step);
 	canonical_release(&bytes);
-	return found;
+	return bs_probe_test(filter, probe, first, step);
 }
 
 PG_FUNCTION_INFO_V1(bloom_contains);

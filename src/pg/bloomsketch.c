@@ -3,6 +3,8 @@
  */
 #include "bloomsketch.h"
 
+#include <sys/mman.h>
+
 #include "utils/memutils.h"
 
 PG_MODULE_MAGIC;
@@ -38,6 +40,25 @@ bs_report(const bs_error *err, BsSource source)
 	pg_unreachable();
 }
 
+/*
+ * Ask for transparent huge pages on a large filter before it is first
+ * touched.  Probes land on k random words: with 4 kB pages a filter of a few
+ * megabytes misses the TLB on almost every probe, with 2 MB pages it does
+ * not.  Harmless where the kernel ignores the advice.
+ */
+static void
+advise_huge_pages(void *start, Size size)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = 2 * 1024 * 1024;
+	uintptr_t	first = ((uintptr_t) start + huge - 1) & ~(huge - 1);
+	uintptr_t	last = ((uintptr_t) start + size) & ~(huge - 1);
+
+	if (size >= 2 * huge && last > first)
+		(void) madvise((void *) first, last - first, MADV_HUGEPAGE);
+#endif
+}
+
 bs_bloom *
 bs_bloom_alloc(MemoryContext context, uint64 bits, uint32 hashes, uint64 seed)
 {
@@ -48,7 +69,9 @@ bs_bloom_alloc(MemoryContext context, uint64 bits, uint32 hashes, uint64 seed)
 	if (size > MaxAllocSize)
 		elog(ERROR, "bloomfilter of %llu bytes exceeds the allocation limit",
 			 (unsigned long long) size);
-	filter = MemoryContextAllocZero(context, (Size) size);
+	filter = MemoryContextAlloc(context, (Size) size);
+	advise_huge_pages(filter, (Size) size);
+	memset(filter, 0, (Size) size);
 	SET_VARSIZE(filter, size);
 	bs_bloom_init(filter, bits, hashes, seed);
 	return filter;

@@ -1,0 +1,138 @@
+/*
+ * bs_analysis.h — exact false-positive analysis of Bloom filters, free of
+ * PostgreSQL headers.
+ *
+ * Two constructions are analysed (Burns, "occupancy moments and Bloom filter
+ * efficiency", section 3.2):
+ *
+ *	standard	each of the n items sets k independent, uniformly random
+ *				positions among the m bits (kn balls into m bins); the rate is
+ *				f_S = E[(X/m)^k] with X the number of set bits (eq. (56));
+ *	classic		each item sets k DISTINCT positions (Bloom's original
+ *				construction, the committee model); the rate is
+ *				f_C = E[C(X,k)] / C(m,k) (eq. (60)).  Needs k <= m.
+ *
+ * The rates are the exact expectations over the random hash values, computed
+ * to about 1e-12 relative error (see the block comment at the top of
+ * bs_analysis.c for the methods and the error bounds).  Rates below the
+ * smallest positive double (about 4.9e-324) are returned as 0; rates in the
+ * subnormal range (below 2.2e-308) carry the reduced relative precision of
+ * subnormal doubles.  bs_fpr_exact_log returns the natural logarithm instead,
+ * which stays accurate far below that (down to about 1e-4900).
+ *
+ * Arguments: m >= 1 bits, n >= 0 items, 1 <= k <= BS_ANALYSIS_MAX_HASHES
+ * hashes; a rate argument must lie in (0, 1).  Violations give BS_ERR_PARAM
+ * (22023).  n = 0 gives rate 0.
+ *
+ * Every function may be called with err == NULL.
+ */
+#ifndef BS_ANALYSIS_H
+#define BS_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bs_error.h"
+
+typedef enum bs_construction
+{
+	BS_CONSTRUCTION_STANDARD = 0,
+	BS_CONSTRUCTION_CLASSIC = 1
+} bs_construction;
+
+/*
+ * The largest k accepted.  Filters of the extension have k <= 1024
+ * (BS_BLOOM_MAX_HASHES), which is also the range bs_optimal_k searches; the
+ * rates are computed for larger k too, which covers every m <= 5000 with
+ * nk <= 50000, but the work grows like k min(k, m), and a computation of more
+ * than 8 * 10^9 elementary steps is refused with BS_ERR_TOO_LARGE.
+ */
+#define BS_ANALYSIS_MAX_HASHES 65536
+#define BS_ANALYSIS_SEARCH_HASHES 1024
+
+/* The largest m that bs_optimal_bits returns (2^36 bits = 8 GiB). */
+#define BS_ANALYSIS_MAX_BITS (INT64_C(1) << 36)
+
+/*
+ * Called (when not NULL) every few thousand iterations of the long loops, so
+ * that the SQL layer can install a function running CHECK_FOR_INTERRUPTS().
+ * If it may longjmp, also install allocation hooks that release memory on
+ * error (palloc/pfree in a memory context), or the working arrays leak.
+ */
+extern void (*bs_analysis_interrupt_check) (void);
+
+/*
+ * Allocation of the working arrays (at most about 20 MB);
+ * malloc and free by default.  A NULL result gives BS_ERR_TOO_LARGE.
+ */
+extern void *(*bs_analysis_alloc) (size_t size);
+extern void (*bs_analysis_free) (void *pointer);
+
+/* The exact expected false-positive rate f(m, n, k) of either construction. */
+bs_status	bs_fpr_exact(int64_t m, int64_t n, int64_t k, bs_construction c,
+						 double *out, bs_error *err);
+
+/* ln f(m, n, k); -HUGE_VAL when the rate is 0 (n = 0, or below ~1e-4900). */
+bs_status	bs_fpr_exact_log(int64_t m, int64_t n, int64_t k, bs_construction c,
+							 double *ln_out, bs_error *err);
+
+/* The textbook approximation (1 - e^{-kn/m})^k, eq. (58), computed stably. */
+bs_status	bs_fpr_approx(int64_t m, int64_t n, int64_t k, double *out,
+						  bs_error *err);
+
+/*
+ * Bounds lower <= f <= upper that hold for both constructions (for the
+ * classic one only where it exists, k <= m).
+ *
+ *	1 <= k <= (m-1)/2	Corollary 23: lower = L (64) = the k-th backward
+ *						difference of x^{nk} at m over m^{nk}, i.e. the
+ *						probability that k given bits are set after nk
+ *						independent balls (computed exactly, as the rates);
+ *						upper = U (65) = (1 - (1 - k/m)^n)^k.
+ *	(m-1)/2 < k <= m	The corollary does not apply.  lower = L as above,
+ *						still valid (f_S >= L termwise, and the classic
+ *						occupancy dominates the standard one); upper =
+ *						mu_C/m = 1 - (1 - k/m)^n, valid because (x/m)^k and
+ *						C(x,k)/C(m,k) are at most x/m for 0 <= x <= m.
+ *	k > m				Only the standard filter exists.  lower = M (57) =
+ *						(1 - (1 - 1/m)^{nk})^k (Jensen); upper = mu_S/m =
+ *						1 - (1 - 1/m)^{nk}.
+ *	n = 0				lower = upper = 0.
+ */
+bs_status	bs_fpr_bounds(int64_t m, int64_t n, int64_t k, double *lower,
+						  double *upper, bs_error *err);
+
+/*
+ * The k in 1..K_max minimising the exact rate of m bits holding n items, ties
+ * to the smaller k, where K_max = BS_ANALYSIS_SEARCH_HASHES for the standard
+ * filter and min(m, BS_ANALYSIS_SEARCH_HASHES) for the classic one.  When the
+ * unconstrained optimum lies beyond K_max (n much smaller than m), K_max is
+ * returned.  n = 0: every k gives rate 0, so the answer is 1.
+ */
+bs_status	bs_optimal_k(int64_t m, int64_t n, bs_construction c, int64_t *k_out,
+						 bs_error *err);
+
+/*
+ * The smallest m for which some k in 1..K_max (as for bs_optimal_k) reaches
+ * an exact rate <= fpr with n items.  n = 0 gives 1.  BS_ERR_TOO_LARGE
+ * (54000) when that m exceeds BS_ANALYSIS_MAX_BITS.
+ */
+bs_status	bs_optimal_bits(int64_t n, double fpr, bs_construction c,
+							int64_t *m_out, bs_error *err);
+
+/*
+ * Efficiency n log2(1/p) / m (section 4) with p the exact rate.  0 when n = 0
+ * or p = 1; BS_ERR_TOO_LARGE when p is below about 1e-4900.
+ */
+bs_status	bs_efficiency(int64_t m, int64_t n, int64_t k, bs_construction c,
+						  double *out, bs_error *err);
+
+/*
+ * The information-theoretic space lower bound n log2(1/fpr) bits for any
+ * structure answering membership of n items at false-positive rate fpr
+ * (Wulff-Nilsen, lecture notes, section on lower bounds).
+ */
+bs_status	bs_space_lower_bound(int64_t n, double fpr, double *bits_out,
+								 bs_error *err);
+
+#endif							/* BS_ANALYSIS_H */
