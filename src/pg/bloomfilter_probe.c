@@ -8,7 +8,8 @@
  * as the raw datum is the same: an on-disk TOAST pointer names its value by
  * (toast relation, value id), and an inline compressed datum is its own bytes,
  * so comparing those few raw bytes identifies the value exactly.  Plain
- * values need no detoasting at all; they get only the O(1) shape check.
+ * values need no detoasting; large constant ones are still copied once into
+ * huge-page memory, others get only the O(1) shape check.
  */
 #include "bloomsketch.h"
 
@@ -19,15 +20,18 @@
 
 /* Raw datums up to this size are compared byte for byte to find a cache hit. */
 #define RAW_CACHE_LIMIT 65536
+/* Plain constant filters at least this large get a huge-page copy. */
+#define COPY_THRESHOLD (4 * 1024 * 1024)
 
 typedef struct ProbeCache
 {
 	Oid			value_type;		/* InvalidOid until the first call */
 	ValueKind	kind;
-	/* detoasted filter, valid while the raw datum has the same bytes */
+	/* private copy of the filter, valid while raw has the same bytes */
 	struct varlena *raw;
 	Size		raw_size;
 	bs_bloom   *detoasted;
+	Datum		stable_datum;	/* address of a constant or parameter copied */
 	/* probing constants for the filter seen last */
 	bool		probe_ready;
 	bs_probe	probe;
@@ -64,19 +68,65 @@ check_shape_or_error(const bs_bloom *filter)
 				 errdetail("%s", err.detail)));
 }
 
-/* The filter argument, detoasted at most once per distinct stored value. */
+/*
+ * Keep a private copy of a filter for the rest of the query, in memory that
+ * asks for huge pages when the filter is large (see bs_bloom_alloc): probes
+ * hit random words, and with 4 kB pages most of them would miss the TLB.
+ */
+static bs_bloom *
+keep_copy(FunctionCallInfo fcinfo, const bs_bloom *filter)
+{
+	bs_bloom   *copy;
+
+	check_shape_or_error(filter);
+	copy = bs_bloom_alloc(fcinfo->flinfo->fn_mcxt, filter->bits, filter->hashes, filter->seed);
+	memcpy(copy, filter, VARSIZE(filter));
+	return copy;
+}
+
+static void
+forget_copy(ProbeCache *cache)
+{
+	if (cache->detoasted != NULL)
+		pfree(cache->detoasted);
+	if (cache->raw != NULL)
+		pfree(cache->raw);
+	cache->detoasted = NULL;
+	cache->raw = NULL;
+	cache->stable_datum = (Datum) 0;
+}
+
+/*
+ * The filter argument, detoasted and copied at most once per distinct value:
+ *  - a TOAST pointer or an inline compressed datum is recognised by its raw
+ *    bytes, which identify the stored value exactly;
+ *  - a large plain value that is a constant or an external parameter keeps
+ *    its address for the whole query (get_fn_expr_arg_stable), so the
+ *    address identifies it;
+ *  - other plain values are used in place, with an O(1) header check.
+ */
 static const bs_bloom *
 cached_filter_arg(FunctionCallInfo fcinfo, int arg, ProbeCache *cache)
 {
-	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(arg));
+	Datum		datum = PG_GETARG_DATUM(arg);
+	struct varlena *raw = (struct varlena *) DatumGetPointer(datum);
 	Size		raw_size;
 	bs_bloom   *filter;
-	MemoryContext old;
 
 	if (!VARATT_IS_EXTENDED(raw))
 	{
-		check_shape_or_error((bs_bloom *) raw);
-		return (const bs_bloom *) raw;
+		if (VARSIZE(raw) < COPY_THRESHOLD || !get_fn_expr_arg_stable(fcinfo->flinfo, arg))
+		{
+			check_shape_or_error((bs_bloom *) raw);
+			return (const bs_bloom *) raw;
+		}
+		if (cache->stable_datum != datum)
+		{
+			forget_copy(cache);
+			cache->detoasted = keep_copy(fcinfo, (bs_bloom *) raw);
+			cache->stable_datum = datum;
+		}
+		return cache->detoasted;
 	}
 	if (VARATT_IS_EXTERNAL_ONDISK(raw))
 		raw_size = VARSIZE_EXTERNAL(raw);
@@ -85,7 +135,7 @@ cached_filter_arg(FunctionCallInfo fcinfo, int arg, ProbeCache *cache)
 	else
 	{
 		/* short inline values (cheap) and in-memory pointers: no cache */
-		filter = (bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(arg));
+		filter = (bs_bloom *) PG_DETOAST_DATUM(datum);
 		check_shape_or_error(filter);
 		return filter;
 	}
@@ -94,21 +144,14 @@ cached_filter_arg(FunctionCallInfo fcinfo, int arg, ProbeCache *cache)
 		memcmp(cache->raw, raw, raw_size) == 0)
 		return cache->detoasted;
 
-	if (cache->raw != NULL)
-	{
-		pfree(cache->raw);
-		pfree(cache->detoasted);
-		cache->raw = NULL;
-	}
-	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	forget_copy(cache);
 	filter = (bs_bloom *) detoast_attr(raw);
-	MemoryContextSwitchTo(old);
-	check_shape_or_error(filter);
+	cache->detoasted = keep_copy(fcinfo, filter);
+	pfree(filter);
 	cache->raw = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, raw_size);
 	memcpy(cache->raw, raw, raw_size);
 	cache->raw_size = raw_size;
-	cache->detoasted = filter;
-	return filter;
+	return cache->detoasted;
 }
 
 /* Probing constants for this filter, recomputed only when its shape changes. */
