@@ -112,6 +112,7 @@ cached_filter_arg(FunctionCallInfo fcinfo, int arg, ProbeCache *cache)
 	struct varlena *raw = (struct varlena *) DatumGetPointer(datum);
 	Size		raw_size;
 	bs_bloom   *filter;
+	MemoryContext old;
 
 	if (!VARATT_IS_EXTENDED(raw))
 	{
@@ -145,9 +146,19 @@ cached_filter_arg(FunctionCallInfo fcinfo, int arg, ProbeCache *cache)
 		return cache->detoasted;
 
 	forget_copy(cache);
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 	filter = (bs_bloom *) detoast_attr(raw);
-	cache->detoasted = keep_copy(fcinfo, filter);
-	pfree(filter);
+	MemoryContextSwitchTo(old);
+	if (VARSIZE(filter) >= COPY_THRESHOLD)
+	{
+		cache->detoasted = keep_copy(fcinfo, filter);
+		pfree(filter);
+	}
+	else
+	{
+		check_shape_or_error(filter);
+		cache->detoasted = filter;
+	}
 	cache->raw = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, raw_size);
 	memcpy(cache->raw, raw, raw_size);
 	cache->raw_size = raw_size;
