@@ -28,6 +28,9 @@ EXTRA_CLEAN = results regression.diffs regression.out
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# Rebuild every object when a header changes (PGXS tracks no header dependencies).
+$(OBJS): $(wildcard $(srcdir)/src/core/*.h $(srcdir)/src/pg/*.h)
+
 # The pure C core's unit tests, outside the server.
 .PHONY: check-core print-regress
 check-core:

@@ -122,19 +122,27 @@ tick(work *w, unsigned long steps)
 	}
 }
 
+/* zeroed working memory; NULL (and *status set) when out of memory */
 static void *
-work_alloc(size_t count, bs_error *err, bs_status *status)
+work_alloc_bytes(size_t bytes, bs_error *err, bs_status *status)
 {
-	void	   *p = bs_analysis_alloc(count * sizeof(ld));
+	void	   *p = bs_analysis_alloc(bytes);
 
 	if (p == NULL)
 		*status = bs_fail(err, BS_ERR_TOO_LARGE,
 						  "out of memory computing a false-positive rate",
 						  "Could not allocate %zu bytes of working memory.",
-						  count * sizeof(ld));
+						  bytes);
 	else
-		memset(p, 0, count * sizeof(ld));
+		memset(p, 0, bytes);
 	return p;
+}
+
+/* count zeroed long doubles */
+static void *
+work_alloc(size_t count, bs_error *err, bs_status *status)
+{
+	return work_alloc_bytes(count * sizeof(ld), err, status);
 }
 
 static void
@@ -232,15 +240,28 @@ typedef struct hit_chain
 
 /*
  * sum_a Bin(n_items, p; a) E[value(U_a)] as a logarithm (-inf for 0).
+ *
+ * fast (only with a row table): the state vector is kept in double, with
+ * the table stored by diagonals so that the step vectorizes; the weights and
+ * sums stay in long double.  Rounding then adds at most (J + 2) 2^-53 of
+ * relative error per step (1e-11 for the longest chains in range), and
+ * states below the double range are lost, which is harmless while the
+ * result is above about 1e-280: callers use it only when the rate is
+ * expected above 1e-270 and recompute without it when the result is below
+ * FAST_FLOOR.
  */
 static bs_status
-hit_chain_run(const hit_chain *hc, ld *ln_out, work *wk, bs_error *err)
+hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, work *wk,
+			  bs_error *err)
 {
 	int			K = hc->K;
 	int			J = hc->J;
-	ld		   *v;
-	ld		   *nv;
-	ld		   *row_buffer;
+	ld		   *v = NULL;
+	ld		   *nv = NULL;
+	ld		   *row_buffer = NULL;
+	double	   *vd = NULL;
+	double	   *nvd = NULL;
+	double	   *diag = NULL;
 	int			umin = K;
 	bs_status	status = BS_OK;
 	ld			p;
@@ -252,7 +273,10 @@ hit_chain_run(const hit_chain *hc, ld *ln_out, work *wk, bs_error *err)
 	ld			acc = 0;
 	ld			odds;
 	int			deterministic = isinf(hc->log_miss);
+	size_t		width = (size_t) K + 1;
 
+	if (hc->rows == NULL)
+		fast = 0;
 	p = deterministic ? 1 : -expm1l(hc->log_miss);
 	expected = deterministic ? hc->n_items :
 		fminl(hc->n_items, hc->n_items * p + 12 * sqrtl(hc->n_items * p) + K + 16);
@@ -262,23 +286,38 @@ hit_chain_run(const hit_chain *hc, ld *ln_out, work *wk, bs_error *err)
 					   "false-positive rate computation is too long",
 					   "About %.3Lg steps would be needed.", expected * row_cost);
 
-	v = work_alloc((size_t) K + 1, err, &status);
-	nv = v ? work_alloc((size_t) K + 1, err, &status) : NULL;
-	row_buffer = (nv && hc->rows == NULL) ? work_alloc((size_t) J + 1, err, &status) : NULL;
-	if (nv == NULL || (hc->rows == NULL && row_buffer == NULL))
+	if (fast)
 	{
-		work_free(v);
-		work_free(nv);
-		return status;
+		vd = work_alloc_bytes(width * sizeof(double), err, &status);
+		nvd = vd ? work_alloc_bytes(width * sizeof(double), err, &status) : NULL;
+		diag = nvd ? work_alloc_bytes(width * ((size_t) J + 1) * sizeof(double), err, &status) : NULL;
+		if (diag == NULL)
+			goto done;
+		{
+			int			u;
+			int			j;
+
+			for (u = 0; u <= K; u++)
+				for (j = 0; j <= J; j++)
+					diag[(size_t) j * width + u] = (double) hc->rows[(size_t) u * (J + 1) + j];
+		}
+		vd[K] = 1;
 	}
-	v[K] = 1;
+	else
+	{
+		v = work_alloc(width, err, &status);
+		nv = v ? work_alloc(width, err, &status) : NULL;
+		row_buffer = (nv && hc->rows == NULL) ? work_alloc((size_t) J + 1, err, &status) : NULL;
+		if (nv == NULL || (hc->rows == NULL && row_buffer == NULL))
+			goto done;
+		v[K] = 1;
+	}
 
 	odds = deterministic ? 0 : expm1l(-hc->log_miss);	/* p / (1 - p) */
 	wl = deterministic ? 0 : hc->n_items * hc->log_miss;
 
 	for (a = 0;; a += 1)
 	{
-		ld			f = 0;
 		ld			rho;
 		ld			next;
 		int			u;
@@ -286,8 +325,14 @@ hit_chain_run(const hit_chain *hc, ld *ln_out, work *wk, bs_error *err)
 
 		if (!deterministic || a >= hc->n_items)
 		{
-			for (u = umin; u <= K; u++)
-				f += v[u] * hc->value[u];
+			ld			f = 0;
+
+			if (fast)
+				for (u = umin; u <= K; u++)
+					f += (ld) vd[u] * hc->value[u];
+			else
+				for (u = umin; u <= K; u++)
+					f += v[u] * hc->value[u];
 			acc += w * f;
 		}
 		if (a >= hc->n_items)
@@ -300,41 +345,85 @@ hit_chain_run(const hit_chain *hc, ld *ln_out, work *wk, bs_error *err)
 				break;
 		}
 		else
-		{
-			rho = 1;
 			next = 1;
-		}
 
-		/* one hitting item */
+		/* one hitting item: U -> U - j with probability tau_U(j) */
 		lo = umin > J ? umin - J : 0;
-		for (u = lo; u <= K; u++)
-			nv[u] = 0;
-		for (u = umin; u <= K; u++)
+		if (fast)
 		{
-			const ld   *row;
-			ld			x = v[u];
-			int			top = u < J ? u : J;
+			/* nvd[t] = sum_j vd[t+j] tau_{t+j}(j), diagonal by diagonal */
 			int			j;
+			int			t;
 
-			if (x == 0)
-				continue;
-			if (hc->rows != NULL)
-				row = hc->rows + (size_t) u * (J + 1);
-			else
+			for (t = lo; t <= K; t++)
+				nvd[t] = vd[t] * diag[t];
+			for (j = 1; j <= J; j++)
 			{
-				hc->make_row(hc->context, u, row_buffer);
-				row = row_buffer;
+				const double *dj = diag + (size_t) j * width + j;
+				const double *vj = vd + j;
+
+				for (t = lo; t <= K - j; t++)
+					nvd[t] += vj[t] * dj[t];
 			}
-			for (j = 0; j <= top; j++)
-				nv[u - j] += x * row[j];
+			{
+				double	   *tmp = vd;
+
+				vd = nvd;
+				nvd = tmp;
+			}
 		}
-		umin = lo;
+		else if (hc->rows != NULL)
 		{
-			ld		   *t = v;
+			/*
+			 * Gather form, nv[t] = sum_j v[t+j] tau_{t+j}(j), with two
+			 * accumulators: no store-to-load chains through nv.
+			 */
+			size_t		stride = (size_t) J + 2;	/* from (u, j) to (u+1, j+1) */
+
+			for (u = lo; u <= K; u++)
+			{
+				int			top = K - u < J ? K - u : J;
+				const ld   *r = hc->rows + (size_t) u * (J + 1);
+				ld			s0 = 0;
+				ld			s1 = 0;
+				int			j;
+
+				for (j = 0; j + 1 <= top; j += 2)
+				{
+					s0 += v[u + j] * r[0];
+					s1 += v[u + j + 1] * r[stride];
+					r += 2 * stride;
+				}
+				if (j <= top)
+					s0 += v[u + j] * r[0];
+				nv[u] = s0 + s1;
+			}
+		}
+		else
+		{
+			for (u = lo; u <= K; u++)
+				nv[u] = 0;
+			for (u = umin; u <= K; u++)
+			{
+				ld			x = v[u];
+				int			top = u < J ? u : J;
+				int			j;
+
+				if (x == 0)
+					continue;
+				hc->make_row(hc->context, u, row_buffer);
+				for (j = 0; j <= top; j++)
+					nv[u - j] += x * row_buffer[j];
+			}
+		}
+		if (!fast)
+		{
+			ld		   *tmp = v;
 
 			v = nv;
-			nv = t;
+			nv = tmp;
 		}
+		umin = lo;
 		tick(wk, (unsigned long) (K - umin + 1) * (unsigned long) (J + 1));
 
 		w = next;
@@ -347,10 +436,41 @@ hit_chain_run(const hit_chain *hc, ld *ln_out, work *wk, bs_error *err)
 	}
 
 	*ln_out = acc > 0 ? logl(acc) + wl : -INFINITY;
+#ifdef BS_ANALYSIS_DEBUG
+	fprintf(stderr, "chain K=%d J=%d fast=%d steps=%.0Lf p=%.3Lg n=%.4Lg\n",
+			K, J, fast, a, p, hc->n_items);
+#endif
+
+done:
 	work_free(v);
 	work_free(nv);
 	work_free(row_buffer);
-	return BS_OK;
+	work_free(vd);
+	work_free(nvd);
+	work_free(diag);
+	return status;
+}
+
+/*
+ * Run the chain, in double when the rate is expected well inside the double
+ * range (guess: a rough estimate of the rate's logarithm), again in long
+ * double when the result falls below FAST_FLOOR.
+ */
+#define FAST_FLOOR (-280 * 2.302585092994045684L)	/* ln 1e-280 */
+
+static bs_status
+hit_chain_auto(const hit_chain *hc, ld guess, ld *ln_out, work *wk,
+			   bs_error *err)
+{
+	bs_status	s;
+
+	if (hc->rows != NULL && guess > FAST_FLOOR + 23)
+	{
+		s = hit_chain_run(hc, 1, ln_out, wk, err);
+		if (s != BS_OK || *ln_out >= FAST_FLOOR)
+			return s;
+	}
+	return hit_chain_run(hc, 0, ln_out, wk, err);
 }
 
 /* ------------------------------------------------------------------------
@@ -482,16 +602,24 @@ standard_mix(ld m, ld N, int K, const ld *weight, ld weight_rel, ld *ln_out,
 	}
 	{
 		hit_chain	hc;
+		ld			guess = 0;
+		ld			occupied = -expm1l(-N / m);
 
 		hc.K = K;
 		hc.J = 1;
 		hc.rows = rows;
 		hc.make_row = NULL;
 		hc.context = NULL;
+
+		/* rough rate: the bits set independently with probability 1 - e^{-N/m} */
+		for (d = 0; d <= K; d++)
+			if (weight[d] > 0)
+				guess += weight[d] * powl(occupied, (ld) d);
+		guess = logl(guess);
 		hc.value = value;
 		hc.n_items = N;
 		hc.log_miss = ((ld) K >= m) ? -INFINITY : log1pl(-(ld) K / m);
-		status = hit_chain_run(&hc, ln_out, wk, err);
+		status = hit_chain_auto(&hc, guess, ln_out, wk, err);
 	}
 	work_free(rows);
 	work_free(value);
@@ -802,6 +930,9 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 	{
 		hit_chain	hc;
 
+		/* rough rate: U (65) */
+		ld			guess = k * logl(-expm1l(n * log1pl(-(ld) k / m)));
+
 		hc.K = K;
 		hc.J = J;
 		hc.rows = rows;
@@ -810,7 +941,7 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 		hc.value = value;
 		hc.n_items = n;
 		hc.log_miss = a[K];
-		status = hit_chain_run(&hc, ln_out, wk, err);
+		status = hit_chain_auto(&hc, guess, ln_out, wk, err);
 	}
 	work_free(rows);
 	work_free(value);
@@ -993,26 +1124,534 @@ bs_space_lower_bound(int64_t n, double fpr, double *bits_out, bs_error *err)
 
 /* ------------------------------------------------------------------------
  * Optimal k and m
+ *
+ * Both searches rest on two facts, not on any assumed shape of f in k.
+ *
+ * 1. Lower bounds valid for every k, cheap to evaluate:
+ *		standard	f_S >= M(m,n,k) = (mu_S/m)^k, mu_S = m(1-(1-1/m)^{nk})
+ *					(Jensen: x^k is convex);
+ *		classic		f_C >= C(mu_C,k)/C(m,k), mu_C = m(1-(1-k/m)^n)
+ *					(Jensen: x(x-1)...(x-k+1) is convex on [k-1, inf) and
+ *					k <= X_C <= m once n >= 1).
+ *    The k are visited in increasing order of their bound, each evaluated
+ *    exactly, and the visit stops when the next bound exceeds the best rate
+ *    found (minimisation) or the target rate (decision): every k left has a
+ *    rate above it.  The result is therefore the true optimum over 1..K_max,
+ *    with a number of exact evaluations equal to the number of k whose bound
+ *    falls below the optimum (a handful for large m, a few dozen for small
+ *    m where the bounds are looser).  Rates within 1e-12 relative of each
+ *    other (the accuracy of the computation) count as ties, resolved to the
+ *    smaller k.
+ *
+ * 2. For fixed n and k the exact rate does not increase with m (couplings:
+ *    a ball or a k-subset thrown among m+1 bits becomes one among m bits when
+ *    the part that fell on bit m+1 is re-thrown among the others, which can
+ *    only cover more of any given bits and merge more query positions; so
+ *    Q_S(d), Q_C(k) and the law of the number D of distinct query positions
+ *    all move the right way, and Q_S(d) decreases in d).  So min_k f(m,n,k)
+ *    does not increase with m (for the classic filter the range of k even
+ *    grows with m), and "some k reaches rate <= fpr" is monotone in m:
+ *    bs_optimal_bits finds the smallest such m by a secant estimate of
+ *    ln min_k f(m) followed by galloping and bisection on that decision.
  * ------------------------------------------------------------------------ */
+
+/* the bound of 1. as a logarithm; margin covers its own rounding */
+static ld
+rate_lower_bound_ln(ld m, ld n, int k, bs_construction c)
+{
+	if (c == BS_CONSTRUCTION_STANDARD)
+	{
+		ld			occupied = -expm1l(n * k * log1pl(-1 / m));	/* mu_S / m */
+
+		return k * logl(occupied);
+	}
+	else
+	{
+		ld			mu = m * -expm1l(n * log1pl(-(ld) k / m));
+
+		if (mu - k + 1 <= 0)
+			return -INFINITY;
+		return lgammal(mu + 1) - lgammal(mu - k + 1) -
+			(lgammal(m + 1) - lgammal(m - k + 1));
+	}
+}
+
+/* absolute slack added to a bound before pruning with it (lgamma rounding) */
+static ld
+bound_slack(ld m, ld ln_value)
+{
+	return 1e-9L * fabsl(ln_value) + 64 * ULP * (m + 64) * logl(m + 2) + 1e-12L;
+}
+
+/* do two log-rates count as equal (see 1. above)? */
+static int
+same_rate(ld a, ld b)
+{
+	if (isinf(a) || isinf(b))
+		return a == b;
+	return fabsl(a - b) <= 1e-12L * (1 + fabsl(a));
+}
+
+typedef struct search_entry
+{
+	ld			bound;
+	int			k;
+} search_entry;
+
+static int
+search_entry_cmp(const void *x, const void *y)
+{
+	const search_entry *a = (const search_entry *) x;
+	const search_entry *b = (const search_entry *) y;
+
+	if (a->bound < b->bound)
+		return -1;
+	if (a->bound > b->bound)
+		return 1;
+	return (a->k > b->k) - (a->k < b->k);
+}
+
+static int
+search_limit(int64_t m, bs_construction c)
+{
+	if (c == BS_CONSTRUCTION_CLASSIC && m < BS_ANALYSIS_SEARCH_HASHES)
+		return (int) m;
+	return BS_ANALYSIS_SEARCH_HASHES;
+}
+
+/* exact rates already computed during one search, indexed by k */
+typedef struct rate_cache
+{
+	int64_t		m;
+	int64_t		n;
+	bs_construction c;
+	int			kmax;
+	int			evaluations;
+	ld			ln[BS_ANALYSIS_SEARCH_HASHES + 1];
+	unsigned char known[BS_ANALYSIS_SEARCH_HASHES + 1];
+} rate_cache;
+
+static bs_status
+cached_rate(rate_cache *rc, int k, ld *ln, bs_error *err)
+{
+	bs_status	s;
+
+	if (!rc->known[k])
+	{
+		if ((s = rate_ln(rc->m, rc->n, k, rc->c, &rc->ln[k], err)) != BS_OK)
+			return s;
+		rc->known[k] = 1;
+		rc->evaluations++;
+		if (bs_analysis_interrupt_check != NULL)
+			bs_analysis_interrupt_check();
+	}
+	*ln = rc->ln[k];
+	return BS_OK;
+}
+
+/* is k1 strictly better than k2 (lower rate, not a tie, or a tie and k1 < k2)? */
+static int
+better(const rate_cache *rc, int k1, int k2)
+{
+	ld			a = rc->ln[k1];
+	ld			b = rc->ln[k2];
+
+	if (same_rate(a, b))
+		return k1 < k2;
+	return a < b;
+}
+
+/*
+ * The minimum of f over 1..kmax for f unimodal in k (see the comment above):
+ * walk downhill from start with doubling steps to bracket it, then narrow the
+ * bracket by ternary search (a tie keeps the left part: the answer is the
+ * smallest minimiser), then compare the last few values.
+ */
+static bs_status
+unimodal_min(rate_cache *rc, int start, int *k_out, bs_error *err)
+{
+	int			kmax = rc->kmax;
+	int			lo;
+	int			hi;
+	int			k;
+	ld			x;
+	bs_status	s;
+
+	if ((s = cached_rate(rc, start, &x, err)) != BS_OK)
+		return s;
+	lo = hi = start;
+	if (start > 1)
+	{
+		if ((s = cached_rate(rc, start - 1, &x, err)) != BS_OK)
+			return s;
+	}
+	if (start > 1 && better(rc, start - 1, start))
+	{
+		/* downhill to the left: find lo with f(lo) not better than its right */
+		int			cur = start - 1;
+		int			step = 1;
+
+		hi = start;
+		for (;;)
+		{
+			int			next = cur - 2 * step < 1 ? 1 : cur - 2 * step;
+
+			if (next == cur)
+			{
+				lo = cur;
+				break;
+			}
+			if ((s = cached_rate(rc, next, &x, err)) != BS_OK)
+				return s;
+			if (!better(rc, next, cur))
+			{
+				lo = next;
+				break;
+			}
+			hi = cur;
+			cur = next;
+			step *= 2;
+		}
+	}
+	else
+	{
+		int			cur = start;
+		int			step = 1;
+
+		lo = start > 1 ? start - 1 : 1;
+		for (;;)
+		{
+			int			next = cur + step > kmax ? kmax : cur + step;
+
+			if (next == cur)
+			{
+				hi = cur;
+				break;
+			}
+			if ((s = cached_rate(rc, next, &x, err)) != BS_OK)
+				return s;
+			if (!better(rc, next, cur))
+			{
+				hi = next;
+				break;
+			}
+			lo = cur;
+			cur = next;
+			step *= 2;
+		}
+	}
+	/* the minimum lies in [lo, hi] */
+	while (hi - lo > 3)
+	{
+		int			c1 = lo + (hi - lo) / 3;
+		int			c2 = hi - (hi - lo) / 3;
+
+		if ((s = cached_rate(rc, c1, &x, err)) != BS_OK ||
+			(s = cached_rate(rc, c2, &x, err)) != BS_OK)
+			return s;
+		if (better(rc, c2, c1))
+			lo = c1;
+		else
+			hi = c2;
+	}
+	*k_out = lo;
+	for (k = lo; k <= hi; k++)
+	{
+		if ((s = cached_rate(rc, k, &x, err)) != BS_OK)
+			return s;
+		if (better(rc, k, *k_out))
+			*k_out = k;
+	}
+	return BS_OK;
+}
+
+/* exact evaluations allowed to the bound-ordered pass before falling back */
+#define CERTIFY_BUDGET 12
+
+/*
+ * decide == 0: the k minimising the rate (ties to the smaller k) and its ln.
+ * decide == 1: some k with ln rate <= target (*k_out = 0 when there is none).
+ * n >= 1.  guess: a k to evaluate first (0 for none).
+ *
+ * First the bound-ordered pass of 1. above; when it needs more than
+ * CERTIFY_BUDGET exact evaluations (small m, where the bounds are loose) the
+ * unimodal search takes over from the best k found so far.
+ */
+static bs_status
+search_k(int64_t m, int64_t n, bs_construction c, int decide, ld target,
+		 int guess, int64_t *k_out, ld *ln_out, bs_error *err)
+{
+	rate_cache *rc;
+	search_entry entries[BS_ANALYSIS_SEARCH_HASHES];
+	int			kmax = search_limit(m, c);
+	int			best_k = 0;
+	int			certified = 0;
+	int			i;
+	bs_status	s = BS_OK;
+
+	rc = work_alloc_bytes(sizeof(rate_cache), err, &s);
+	if (rc == NULL)
+		return s;
+	rc->m = m;
+	rc->n = n;
+	rc->c = c;
+	rc->kmax = kmax;
+	for (i = 0; i < kmax; i++)
+	{
+		entries[i].k = i + 1;
+		entries[i].bound = rate_lower_bound_ln((ld) m, (ld) n, i + 1, c);
+	}
+	qsort(entries, (size_t) kmax, sizeof(entries[0]), search_entry_cmp);
+
+	for (i = -1; i < kmax; i++)
+	{
+		int			k;
+		ld			ln;
+
+		if (i < 0)
+		{
+			if (guess < 1 || guess > kmax)
+				continue;
+			k = guess;
+		}
+		else
+		{
+			ld			against = decide ? target : rc->ln[best_k];
+
+			k = entries[i].k;
+			if (!isinf(against) &&
+				entries[i].bound - bound_slack((ld) m, entries[i].bound) >
+				against + 1e-12L * (1 + fabsl(against)))
+			{
+				certified = 1;	/* this k and all after it are worse */
+				break;
+			}
+			if (rc->known[k])
+				continue;
+			if (rc->evaluations >= CERTIFY_BUDGET)
+				break;
+		}
+		if ((s = cached_rate(rc, k, &ln, err)) != BS_OK)
+			goto done;
+		if (decide && ln <= target)
+		{
+			*k_out = k;
+			*ln_out = ln;
+			goto done;
+		}
+		if (best_k == 0 || better(rc, k, best_k))
+			best_k = k;
+	}
+	if (i >= kmax)
+		certified = 1;			/* every k was evaluated */
+
+	if (!certified)
+	{
+		int			k;
+
+		if ((s = unimodal_min(rc, best_k, &k, err)) != BS_OK)
+			goto done;
+		for (k = 1; k <= kmax; k++)
+			if (rc->known[k] && better(rc, k, best_k))
+				best_k = k;
+	}
+	*k_out = best_k;
+	*ln_out = rc->ln[best_k];
+	if (decide && !(rc->ln[best_k] <= target))
+		*k_out = 0;
+done:
+	work_free(rc);
+	return s;
+}
+
+/* the approximate optimum: Remark 29 (77) for classic, (m/n) ln 2 standard */
+static int
+approximate_k(int64_t m, int64_t n, bs_construction c)
+{
+	ld			k = c == BS_CONSTRUCTION_CLASSIC ?
+		(ld) m * logl(2) / ((ld) n + logl(2)) : (ld) m / (ld) n * logl(2);
+	int			kmax = search_limit(m, c);
+
+	if (!(k >= 1))
+		return 1;
+	if (k > kmax)
+		return kmax;
+	return (int) floorl(k + 0.5L);
+}
 
 bs_status
 bs_optimal_k(int64_t m, int64_t n, bs_construction c, int64_t *k_out,
 			 bs_error *err)
 {
-	(void) m;
-	(void) n;
-	(void) c;
-	(void) k_out;
-	return bs_fail(err, BS_ERR_PARAM, "not implemented", NULL);
+	bs_status	s;
+	ld			ln;
+
+	if ((s = check_bits(m, err)) != BS_OK || (s = check_items(n, err)) != BS_OK ||
+		(s = check_construction(c, err)) != BS_OK)
+		return s;
+	if (n == 0)
+	{
+		*k_out = 1;
+		return BS_OK;
+	}
+	return search_k(m, n, c, 0, 0, approximate_k(m, n, c), k_out, &ln, err);
+}
+
+/* does some k reach ln rate <= target with m bits? */
+static bs_status
+reaches(int64_t m, int64_t n, bs_construction c, ld target, int *yes,
+		bs_error *err)
+{
+	int64_t		k;
+	ld			ln;
+	bs_status	s;
+
+	s = search_k(m, n, c, 1, target, approximate_k(m, n, c), &k, &ln, err);
+	*yes = (k != 0);
+	return s;
 }
 
 bs_status
 bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 				bs_error *err)
 {
-	(void) n;
-	(void) fpr;
-	(void) c;
-	(void) m_out;
-	return bs_fail(err, BS_ERR_PARAM, "not implemented", NULL);
+	bs_status	s;
+	ld			target;
+	int64_t		hi = BS_ANALYSIS_MAX_BITS;
+	int64_t		good;			/* reaches the target */
+	int64_t		bad;			/* does not (0: below the range) */
+	int64_t		m;
+	int			yes;
+
+	if ((s = check_items(n, err)) != BS_OK || (s = check_rate(fpr, err)) != BS_OK ||
+		(s = check_construction(c, err)) != BS_OK)
+		return s;
+	if (n == 0)
+	{
+		*m_out = 1;
+		return BS_OK;
+	}
+	target = logl((ld) fpr);
+
+	if ((s = reaches(hi, n, c, target, &yes, err)) != BS_OK)
+		return s;
+	if (!yes)
+		return bs_fail(err, BS_ERR_TOO_LARGE,
+					   "bloom filter for this many items at this false-positive rate is too large",
+					   "No filter of at most %lld bits reaches rate %.15g with %lld items.",
+					   (long long) hi, fpr, (long long) n);
+
+	/* secant on ln min_k f(m) - ln fpr from the textbook estimate */
+	{
+		ld			ma = ceill((ld) n * -log2l((ld) fpr) / logl(2));
+		ld			mb;
+		ld			fa;
+		ld			fb;
+		int64_t		ka;
+		int			iter;
+
+		if (ma < 2)
+			ma = 2;
+		if (ma > hi)
+			ma = hi;
+		mb = ma + fmaxl(1, ceill(ma / 64));
+		if (mb > hi)
+			mb = ma - fmaxl(1, ceill(ma / 64));
+		if (mb < 1)
+			mb = 1;
+		if ((s = search_k((int64_t) ma, n, c, 0, 0, approximate_k((int64_t) ma, n, c),
+						  &ka, &fa, err)) != BS_OK ||
+			(s = search_k((int64_t) mb, n, c, 0, 0, approximate_k((int64_t) mb, n, c),
+						  &ka, &fb, err)) != BS_OK)
+			return s;
+		for (iter = 0; iter < 8 && ma != mb && !isinf(fa) && !isinf(fb) && fa != fb; iter++)
+		{
+			ld			next = mb + (target - fb) * (mb - ma) / (fb - fa);
+
+			next = floorl(next + 0.5L);
+			if (!(next >= 1))
+				next = 1;
+			if (next > hi)
+				next = hi;
+			if (fabsl(next - mb) <= 1)
+			{
+				mb = next;
+				break;
+			}
+			ma = mb;
+			fa = fb;
+			mb = next;
+			if ((s = search_k((int64_t) mb, n, c, 0, 0, approximate_k((int64_t) mb, n, c),
+							  &ka, &fb, err)) != BS_OK)
+				return s;
+		}
+		m = (int64_t) mb;
+	}
+
+	/* gallop from the estimate to a bracket, then bisect */
+	if ((s = reaches(m, n, c, target, &yes, err)) != BS_OK)
+		return s;
+	if (yes)
+	{
+		int64_t		step = 1;
+
+		good = m;
+		for (;;)
+		{
+			int64_t		probe = good - step;
+
+			if (probe < 1)
+			{
+				bad = 0;
+				break;
+			}
+			if ((s = reaches(probe, n, c, target, &yes, err)) != BS_OK)
+				return s;
+			if (!yes)
+			{
+				bad = probe;
+				break;
+			}
+			good = probe;
+			step *= 2;
+		}
+	}
+	else
+	{
+		int64_t		step = 1;
+
+		bad = m;
+		for (;;)
+		{
+			int64_t		probe = bad + step;
+
+			if (probe >= hi)
+			{
+				good = hi;
+				break;
+			}
+			if ((s = reaches(probe, n, c, target, &yes, err)) != BS_OK)
+				return s;
+			if (yes)
+			{
+				good = probe;
+				break;
+			}
+			bad = probe;
+			step *= 2;
+		}
+	}
+	while (good - bad > 1)
+	{
+		int64_t		mid = bad + (good - bad) / 2;
+
+		if ((s = reaches(mid, n, c, target, &yes, err)) != BS_OK)
+			return s;
+		if (yes)
+			good = mid;
+		else
+			bad = mid;
+	}
+	*m_out = good;
+	return BS_OK;
 }

@@ -179,14 +179,6 @@ pipeline_push(AddPipeline *pipeline, uint64 first, uint64 step)
 	pipeline->count++;
 }
 
-/* True in a plain aggregation, where the final function will run. */
-static bool
-final_function_will_run(FunctionCallInfo fcinfo)
-{
-	return fcinfo->context != NULL && IsA(fcinfo->context, AggState) &&
-		!DO_AGGSPLIT_SKIPFINAL(((AggState *) fcinfo->context)->aggsplit);
-}
-
 PG_FUNCTION_INFO_V1(bloom_agg_trans);
 /* bloom_agg transition: add one value to the group's filter, in place. */
 Datum
@@ -200,8 +192,19 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	double		fpr = BLOOM_AGG_DEFAULT_FPR;
 	uint64		first;
 	uint64		step;
+	bool		pipelined;
 
-	if (!AggCheckCallContext(fcinfo, &aggcontext))
+	/* AggCheckCallContext, inline for the common case of an Agg node */
+	if (likely(fcinfo->context != NULL && IsA(fcinfo->context, AggState)))
+	{
+		AggState   *aggstate = (AggState *) fcinfo->context;
+
+		aggcontext = aggstate->curaggcontext->ecxt_per_tuple_memory;
+		pipelined = !DO_AGGSPLIT_SKIPFINAL(aggstate->aggsplit);
+	}
+	else if (AggCheckCallContext(fcinfo, &aggcontext))
+		pipelined = false;		/* a window aggregate: no final function */
+	else
 		elog(ERROR, "bloom_agg_trans called in non-aggregate context");
 
 	if (PG_ARGISNULL(1))
@@ -257,7 +260,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	canonical_release(&bytes);
 	state->items++;
 
-	if (final_function_will_run(fcinfo))
+	if (pipelined)
 	{
 		pipeline_bind(&cache->pipeline, state, aggcontext, probe);
 		pipeline_push(&cache->pipeline, first, step);

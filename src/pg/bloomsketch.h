@@ -7,6 +7,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "port/pg_bswap.h"
 
 #include "../core/bs_bloom.h"
 #include "../core/bs_bloom_codec.h"
@@ -60,13 +61,81 @@ typedef struct CanonicalBytes
 } CanonicalBytes;
 
 void		value_kind_init(ValueKind *kind, Oid typid, MemoryContext context);
-void		canonical_bytes(const ValueKind *kind, Datum value, CanonicalBytes *out);
-void		canonical_release(CanonicalBytes *bytes);
+
+/* canonical_bytes for the families whose bytes live in a varlena or need work. */
+void		canonical_bytes_general(const ValueKind *kind, Datum value, CanonicalBytes *out);
+
+/* The 22023 error, with a hint, for a value of the wrong family. */
+pg_attribute_noreturn() void family_mismatch_error(const bs_bloom *filter,
+													const ValueKind *kind);
+
+/* One 8-byte little-endian store (read back by the hash without a stall). */
+static inline void
+store_le64(uint8 *out, uint64 v)
+{
+#ifdef WORDS_BIGENDIAN
+	v = pg_bswap64(v);
+#endif
+	memcpy(out, &v, sizeof(v));
+}
+
+/*
+ * The canonical bytes of one value (value_family.c explains them); free with
+ * canonical_release.  Inline for the fixed-size families, which are the
+ * common case on the per-row paths.
+ */
+static inline void
+canonical_bytes(const ValueKind *kind, Datum value, CanonicalBytes *out)
+{
+	out->allocated = NULL;
+	out->data = out->buffer;
+	out->length = 8;
+	switch (kind->family)
+	{
+		case BS_FAMILY_INTEGER:
+			store_le64(out->buffer, (uint64) (kind->int_width == 8 ? DatumGetInt64(value) :
+											  kind->int_width == 4 ? (int64) DatumGetInt32(value) :
+											  (int64) DatumGetInt16(value)));
+			return;
+		case BS_FAMILY_DATE:
+			store_le64(out->buffer, (uint64) (int64) DatumGetInt32(value));
+			return;
+		case BS_FAMILY_TIMESTAMP:
+		case BS_FAMILY_TIMESTAMPTZ:
+			store_le64(out->buffer, (uint64) DatumGetInt64(value));
+			return;
+		default:
+			canonical_bytes_general(kind, value, out);
+	}
+}
+
+static inline void
+canonical_release(CanonicalBytes *bytes)
+{
+	if (bytes->allocated != NULL)
+		pfree(bytes->allocated);
+}
 
 /* Error (22023, with a hint) unless the filter accepts values of this kind. */
-void		check_family(const bs_bloom *filter, const ValueKind *kind);
+static inline void
+check_family(const bs_bloom *filter, const ValueKind *kind)
+{
+	if (unlikely(filter->family != kind->family || filter->type_tag != kind->type_tag) &&
+		filter->family != BS_FAMILY_NONE)
+		family_mismatch_error(filter, kind);
+}
 
 /* Give an empty filter this kind's family, or check it as check_family does. */
-void		adopt_family(bs_bloom *filter, const ValueKind *kind);
+static inline void
+adopt_family(bs_bloom *filter, const ValueKind *kind)
+{
+	if (unlikely(filter->family == BS_FAMILY_NONE))
+	{
+		filter->family = kind->family;
+		filter->type_tag = kind->type_tag;
+	}
+	else
+		check_family(filter, kind);
+}
 
 #endif							/* BLOOMSKETCH_H */

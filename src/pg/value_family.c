@@ -27,13 +27,6 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
-static void
-store_le64(uint8 *out, uint64 v)
-{
-	for (int i = 0; i < 8; i++)
-		out[i] = (uint8) (v >> (8 * i));
-}
-
 void
 value_kind_init(ValueKind *kind, Oid typid, MemoryContext context)
 {
@@ -115,21 +108,11 @@ bpchar_significant_length(const char *s, size_t length)
 }
 
 void
-canonical_bytes(const ValueKind *kind, Datum value, CanonicalBytes *out)
+canonical_bytes_general(const ValueKind *kind, Datum value, CanonicalBytes *out)
 {
-	out->allocated = NULL;
-	out->data = out->buffer;
-	out->length = 8;
+	/* the caller (canonical_bytes) has set data = buffer and length = 8 */
 	switch (kind->family)
 	{
-		case BS_FAMILY_INTEGER:
-			{
-				int64		v = kind->int_width == 8 ? DatumGetInt64(value) :
-				kind->int_width == 4 ? DatumGetInt32(value) : DatumGetInt16(value);
-
-				store_le64(out->buffer, (uint64) v);
-				break;
-			}
 		case BS_FAMILY_TEXT:
 			if (kind->is_name)
 			{
@@ -193,13 +176,6 @@ canonical_bytes(const ValueKind *kind, Datum value, CanonicalBytes *out)
 			out->buffer[0] = DatumGetBool(value) ? 1 : 0;
 			out->length = 1;
 			break;
-		case BS_FAMILY_DATE:
-			store_le64(out->buffer, (uint64) (int64) DatumGetDateADT(value));
-			break;
-		case BS_FAMILY_TIMESTAMP:
-		case BS_FAMILY_TIMESTAMPTZ:
-			store_le64(out->buffer, (uint64) DatumGetInt64(value));
-			break;
 		case BS_FAMILY_OTHER:
 			{
 				bytea	   *b = SendFunctionCall((FmgrInfo *) &kind->send, value);
@@ -210,16 +186,9 @@ canonical_bytes(const ValueKind *kind, Datum value, CanonicalBytes *out)
 				break;
 			}
 		default:
+			/* integer, date and timestamps are handled inline */
 			elog(ERROR, "unexpected bloomsketch value family %u", kind->family);
 	}
-}
-
-void
-canonical_release(CanonicalBytes *bytes)
-{
-	if (bytes->allocated != NULL)
-		pfree(bytes->allocated);
-	bytes->allocated = NULL;
 }
 
 /* The cast that moves a value into a family, for hints. */
@@ -254,13 +223,9 @@ family_cast(uint8 family)
 }
 
 void
-check_family(const bs_bloom *filter, const ValueKind *kind)
+family_mismatch_error(const bs_bloom *filter, const ValueKind *kind)
 {
 	const char *cast;
-
-	if (filter->family == BS_FAMILY_NONE ||
-		(filter->family == kind->family && filter->type_tag == kind->type_tag))
-		return;
 
 	cast = family_cast(filter->family);
 	if (filter->family == BS_FAMILY_OTHER && kind->family == BS_FAMILY_OTHER)
@@ -281,14 +246,3 @@ check_family(const bs_bloom *filter, const ValueKind *kind)
 			 : errhint("Cast the value to the type the filter was built from.")));
 }
 
-void
-adopt_family(bs_bloom *filter, const ValueKind *kind)
-{
-	if (filter->family == BS_FAMILY_NONE)
-	{
-		filter->family = kind->family;
-		filter->type_tag = kind->type_tag;
-	}
-	else
-		check_family(filter, kind);
-}
