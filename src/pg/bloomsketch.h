@@ -104,6 +104,22 @@ canonical_bytes(const ValueKind *kind, Datum value, CanonicalBytes *out)
 		case BS_FAMILY_TIMESTAMPTZ:
 			store_le64(out->buffer, (uint64) DatumGetInt64(value));
 			return;
+		case BS_FAMILY_TEXT:
+		case BS_FAMILY_BYTEA:
+			{
+				struct varlena *v = (struct varlena *) DatumGetPointer(value);
+
+				/* text or bytea stored plainly: its bytes, in place */
+				if (!kind->is_bpchar && !kind->is_name &&
+					(VARATT_IS_SHORT(v) || !VARATT_IS_EXTENDED(v)))
+				{
+					out->data = VARDATA_ANY(v);
+					out->length = VARSIZE_ANY_EXHDR(v);
+					return;
+				}
+				canonical_bytes_general(kind, value, out);
+				return;
+			}
 		default:
 			canonical_bytes_general(kind, value, out);
 	}
