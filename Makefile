@@ -7,10 +7,10 @@ DATA = sql/bloomsketch--0.1.0.sql
 
 CORE_OBJS = src/core/bs_error.o src/core/bs_primes.o src/core/bs_base64.o \
 	src/core/bs_bloom.o src/core/bs_bloom_merge.o src/core/bs_bloom_codec.o \
-	src/core/bs_estimate.o
+	src/core/bs_estimate.o src/core/bs_analysis.o src/core/bs_sizing.o
 PG_OBJS = src/pg/bloomsketch.o src/pg/value_family.o src/pg/bloomfilter_io.o \
 	src/pg/bloomfilter_probe.o src/pg/bloomfilter_funcs.o src/pg/bloomfilter_agg.o \
-	src/pg/bloomfilter_setops.o src/pg/bloomfilter_estimate.o
+	src/pg/bloomfilter_setops.o src/pg/bloomfilter_estimate.o src/pg/bloom_analysis.o
 OBJS = $(CORE_OBJS) $(PG_OBJS)
 
 REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \

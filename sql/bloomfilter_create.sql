@@ -1,15 +1,25 @@
 -- bloom_create: textbook sizing, argument checks, the size limit, NULLs.
 CREATE EXTENSION IF NOT EXISTS bloomsketch;
 
--- m is the smallest prime >= ceil(-n ln p / (ln 2)^2); k = round((m/n) ln 2).
+-- Exact sizing for the way these filters probe (k distinct positions, the
+-- 'classic' construction): m is the smallest prime at or above the smallest
+-- m at which some k reaches an exact rate <= fpr, and k is the exact optimum
+-- for that m.  The textbook m and k are shown for comparison.
 SELECT capacity, fpr, b.bits, b.hashes,
-       b.bits >= ceil(-capacity * ln(fpr) / (ln(2) ^ 2)) AS at_least_textbook,
-       b.hashes = greatest(1, round(b.bits::float8 / capacity * ln(2))) AS textbook_k,
+       b.bits >= bloom_optimal_bits(capacity, fpr, 'classic') AS at_least_optimal,
+       b.hashes = bloom_optimal_k(b.bits, capacity, 'classic') AS optimal_k,
+       bloom_fpr_exact(b.bits, capacity, b.hashes, 'classic') <= fpr AS meets_rate,
+       ceil(-capacity * ln(fpr) / (ln(2) ^ 2)) AS textbook_bits,
        b.bits_set, b.items_added, b.bytes, b.seed
 FROM (VALUES (1::bigint, 0.5::float8), (1, 0.01), (1000, 0.01), (1000, 0.001),
              (1000000, 0.01), (10000000, 0.01), (100, 0.9), (5, 1e-10)) AS v(capacity, fpr),
      LATERAL bloom_info(bloom_create(capacity, fpr)) b
 ORDER BY capacity, fpr;
+-- No prime lies between the optimal m and the filter's m.
+SELECT bool_and(NOT EXISTS (SELECT 1 FROM generate_series(bloom_optimal_bits(c, 0.01, 'classic'), (bloom_info(bloom_create(c, 0.01))).bits - 1) p
+                            WHERE p > 1 AND NOT EXISTS (SELECT 1 FROM generate_series(2, floor(sqrt(p))::int) d WHERE p % d = 0)))
+       AS smallest_prime
+FROM generate_series(1, 2000, 37) c;
 
 -- m is prime: no smaller odd number divides it.
 SELECT bool_and(NOT EXISTS (SELECT 1 FROM generate_series(3, floor(sqrt(m))::int, 2) d WHERE m % d = 0)
@@ -44,8 +54,8 @@ SELECT bloom_create(9223372036854775807, 0.01);
 SELECT bloom_create(1000000000, 0.0001);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 -- The capacity the message names fits, and one more does not.
-SELECT (bloom_info(bloom_create(312987138, 0.0001))).bits AS largest_bits;
-SELECT bloom_create(312987139, 0.0001);
+SELECT (bloom_info(bloom_create(312940809, 0.0001))).bits AS largest_bits;
+SELECT bloom_create(312940810, 0.0001);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 
 -- Strict: NULL arguments give NULL.

@@ -357,3 +357,46 @@ CREATE FUNCTION bloom_fpr(filter bloomfilter) RETURNS float8
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_fpr(bloomfilter) IS
 	'false-positive rate of the filter as it is now, from its set bits: prod over i < k of (X - i) / (m - i)';
+
+-- ---------------------------------------------------------------------------
+-- Exact analysis (construction: 'standard' = k independent positions per
+-- item, 'classic' = k distinct positions per item, as these filters probe)
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION bloom_fpr_exact(bits bigint, items bigint, hashes integer, construction text DEFAULT 'standard')
+	RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_fpr_exact(bigint, bigint, integer, text) IS
+	'exact expected false-positive rate of m bits holding n items with k hashes (Burns Theorem 22, eq. (60))';
+
+CREATE FUNCTION bloom_fpr_approx(bits bigint, items bigint, hashes integer) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_fpr_approx(bigint, bigint, integer) IS
+	'the textbook approximation (1 - e^(-kn/m))^k, a lower bound of the exact rate';
+
+CREATE FUNCTION bloom_fpr_bounds(bits bigint, items bigint, hashes integer,
+	OUT lower float8, OUT upper float8) RETURNS record
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_fpr_bounds(bigint, bigint, integer) IS
+	'lower and upper bounds of the false-positive rate of both constructions (Burns Corollary 23)';
+
+CREATE FUNCTION bloom_optimal_k(bits bigint, items bigint, construction text DEFAULT 'standard') RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_optimal_k(bigint, bigint, text) IS
+	'the number of hashes that minimises the exact false-positive rate (ties to the smaller k)';
+
+CREATE FUNCTION bloom_optimal_bits(items bigint, fpr float8, construction text DEFAULT 'standard') RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_optimal_bits(bigint, float8, text) IS
+	'the smallest number of bits for which some k reaches an exact false-positive rate <= fpr';
+
+CREATE FUNCTION bloom_efficiency(bits bigint, items bigint, hashes integer, construction text DEFAULT 'standard')
+	RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_efficiency(bigint, bigint, integer, text) IS
+	'n log2(1/p) / m with p the exact rate: the fraction of the space lower bound achieved (Burns section 4)';
+
+CREATE FUNCTION bloom_space_lower_bound(items bigint, fpr float8) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_space_lower_bound(bigint, float8) IS
+	'n log2(1/fpr): the fewest bits any membership structure for n items at rate fpr can use';

@@ -45,10 +45,12 @@
  *     nonnegative numbers computed to a few ulps (the binomial weights and
  *     the hypergeometric rows by ratio recursions, 1 - p and its complement
  *     through expm1/log1p of exactly summed logarithms), so rounding errors
- *     grow only linearly with the number of steps: below 1e-14 relative for
- *     every case in range (a few thousand steps at 2^-64 each).  The weights
- *     carry a separate logarithmic scale, so nothing underflows: results are
- *     accurate down to about 1e-4900 (long double range).
+ *     grow only linearly with the number of steps, never by cancellation.
+ *     The state vector is kept in double when the rate is expected above
+ *     1e-270 (vectorisable, 4-6 times faster): at most (J + 2) 2^-53 per
+ *     step, below 2e-11 for the longest chains in range (~6000 steps); in
+ *     long double otherwise: below 1e-14.  The binomial weights carry a
+ *     separate logarithmic scale, so they never underflow.
  *     Two truncations, both with rigorous bounds:
  *       - the sum over a stops once past the mode of the binomial, when the
  *         remaining weight, at most w_{a+1} / (1 - rho_a) (the ratios
@@ -65,23 +67,33 @@
  *     the filter is not saturated (load nk/m below about ln(k)), which keeps
  *     A below a few times K.
  *
- * The method is the same for every m, n, k: no asymptotic approximation is
- * made for large filters; the error bounds above hold throughout, so the
- * result is within about 1e-12 relative of the exact rational value for
- * small filters and large (m up to 2^36, n up to 10^9 and beyond) alike.
- * test/test_analysis.c checks this against exact rationals and 60-digit
- * mpmath values (test/analysis_reference.txt) and against an independent
- * whole-filter occupancy chain.
+ * WHAT IS EXACT, WHAT IS APPROXIMATED.  Nothing is approximated in the
+ * probability model, for small or large filters: no normal, Poisson or
+ * saddle-point approximation, no asymptotic expansion.  Every term is an
+ * exact-in-distribution quantity evaluated in floating point; the only
+ * departures from the exact rational value are rounding (bounded as above,
+ * a posteriori for (a)) and the two truncations (bounded a priori).  The
+ * total is below 2e-11 relative everywhere in range (observed: below 1e-13
+ * against exact rationals for m <= 5000, nk <= 50000, and against 60-digit
+ * mpmath for m up to 2^33, n up to 10^9; see test/test_analysis.c, which
+ * also compares with an independent whole-filter occupancy chain).
  *
- * long double is the x87 80-bit format on x86-64.  Where long double is the
- * same as double the code still works, but more cases fall to the slower
- * path (b) and the range below 1e-308 is lost.
+ * RANGE.  The rates are carried as logarithms, accurate down to about
+ * 1e-4900.  An intermediate quantity can underflow long double only for
+ * rates far below that (e.g. the classic filter with n = 1, rate 1/C(m,k)),
+ * and then the rate comes out as 0 (ln = -inf).
+ *
+ * long double is the x87 80-bit format on x86-64 (where the timings of
+ * test/test_analysis.c were measured).  On aarch64 it is IEEE quad, done in
+ * software: as accurate, several times slower.  Where long double is the
+ * same as double the code still works (untested), but the rounding bounds
+ * grow by 2^11, more cases fall to the slower path (b), and the range below
+ * 1e-308 is lost.
  */
 #include "bs_analysis.h"
 
 #include <float.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,8 +112,11 @@ void		(*bs_analysis_free) (void *pointer) = free;
 #define TAIL_TOLERANCE 1e-18L
 /* classic truncation of the number of new targets per item */
 #define TRUNCATION_TOLERANCE 1e-15L
-/* refuse computations of more inner steps than this (never reached in range) */
-#define WORK_LIMIT 8e9L
+/*
+ * refuse computations of more inner steps than this (a few seconds; never
+ * reached for k <= 1024, nor for m <= 5000 with nk <= 50000)
+ */
+#define WORK_LIMIT 2e9L
 /* call the interrupt hook after this many inner steps */
 #define TICK_STEPS 65536UL
 
@@ -436,10 +451,6 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, work *wk,
 	}
 
 	*ln_out = acc > 0 ? logl(acc) + wl : -INFINITY;
-#ifdef BS_ANALYSIS_DEBUG
-	fprintf(stderr, "chain K=%d J=%d fast=%d steps=%.0Lf p=%.3Lg n=%.4Lg\n",
-			K, J, fast, a, p, hc->n_items);
-#endif
 
 done:
 	work_free(v);
@@ -478,6 +489,35 @@ hit_chain_auto(const hit_chain *hc, ld guess, ld *ln_out, work *wk,
  * ------------------------------------------------------------------------ */
 
 /*
+ * A cheap test, O(K), that the direct sum cannot meet DIRECT_TOLERANCE:
+ * the rounding bound of its d = K part alone, weight[K] (2K+4) ULP
+ * sum_j C(K,j) (1-j/m)^N, already exceeds the tolerance times an upper
+ * bound of the result, sum_d weight[d] (mu_S/m)^d (negative association of
+ * the bits: Q_S(d) <= (mu_S/m)^d).  Saves the O(K^2) attempt.
+ */
+static int
+standard_direct_hopeless(ld m, ld N, int K, const ld *weight)
+{
+	ld			occupied = -expm1l(N * log1pl(-1 / m));
+	ld			upper = 0;
+	ld			mass = 0;
+	ld			binom = 1;
+	int			j;
+
+	if (weight[K] == 0 || (ld) K >= m)
+		return 0;
+	for (j = 0; j <= K; j++)
+	{
+		if (weight[j] > 0)
+			upper += weight[j] * powl(occupied, (ld) j);
+		if (j > 0)
+			binom = binom * (K - j + 1) / j;
+		mass += binom * expl(N * log1pl(-(ld) j / m));
+	}
+	return weight[K] * (2 * K + 4) * ULP * mass > 2 * DIRECT_TOLERANCE * upper;
+}
+
+/*
  * Direct alternating sums, method (a).  Returns 1 and the value when the
  * rounding-error bound is within DIRECT_TOLERANCE, else 0.
  * weight_rel: relative error bound of the weights.
@@ -494,6 +534,9 @@ standard_direct(ld m, ld N, int K, const ld *weight, ld weight_rel,
 	ld			mass = 0;
 	int			d;
 	int			j;
+
+	if (standard_direct_hopeless(m, N, K, weight))
+		return 0;
 
 	for (j = 0; j <= K; j++)
 	{
@@ -680,6 +723,10 @@ standard_cover_ln(int64_t m, int64_t n, int64_t k, ld *ln_out, work *wk,
 	ld		   *weight;
 	bs_status	status = BS_OK;
 
+	if ((ld) K * K / 2 > WORK_LIMIT)
+		return bs_fail(err, BS_ERR_TOO_LARGE,
+					   "false-positive bound computation is too long",
+					   "About %.3Lg steps would be needed.", (ld) K * K / 2);
 	weight = work_alloc((size_t) K + 1, err, &status);
 	if (weight == NULL)
 		return status;
@@ -1192,6 +1239,16 @@ same_rate(ld a, ld b)
 	return fabsl(a - b) <= 1e-12L * (1 + fabsl(a));
 }
 
+/*
+ * rate <= target, decided on the computed rates: within their 1e-12
+ * accuracy an exact tie (such as 1/2 <= 1/2) counts as reaching the target.
+ */
+static int
+reaches_target(ld ln, ld target)
+{
+	return ln <= target + 1e-12L * (1 + fabsl(target));
+}
+
 typedef struct search_entry
 {
 	ld			bound;
@@ -1263,9 +1320,10 @@ better(const rate_cache *rc, int k1, int k2)
 
 /*
  * The minimum of f over 1..kmax for f unimodal in k (see the comment above):
- * walk downhill from start with doubling steps to bracket it, then narrow the
- * bracket by ternary search (a tie keeps the left part: the answer is the
- * smallest minimiser), then compare the last few values.
+ * walk downhill from start with doubling steps until the rate rises again,
+ * which brackets the minimum as lo <= x <= hi with x the best point seen,
+ * then shrink the bracket by golden-section search (ties go to the smaller
+ * k), and finally compare the last two or three candidates.
  */
 static bs_status
 unimodal_min(rate_cache *rc, int start, int *k_out, bs_error *err)
@@ -1273,91 +1331,108 @@ unimodal_min(rate_cache *rc, int start, int *k_out, bs_error *err)
 	int			kmax = rc->kmax;
 	int			lo;
 	int			hi;
+	int			x = start;
 	int			k;
-	ld			x;
+	ld			ln;
 	bs_status	s;
 
-	if ((s = cached_rate(rc, start, &x, err)) != BS_OK)
+	if ((s = cached_rate(rc, start, &ln, err)) != BS_OK)
 		return s;
-	lo = hi = start;
-	if (start > 1)
-	{
-		if ((s = cached_rate(rc, start - 1, &x, err)) != BS_OK)
-			return s;
-	}
+	if (start > 1 && (s = cached_rate(rc, start - 1, &ln, err)) != BS_OK)
+		return s;
 	if (start > 1 && better(rc, start - 1, start))
 	{
-		/* downhill to the left: find lo with f(lo) not better than its right */
-		int			cur = start - 1;
-		int			step = 1;
+		int			step = 2;
 
 		hi = start;
+		x = start - 1;
 		for (;;)
 		{
-			int			next = cur - 2 * step < 1 ? 1 : cur - 2 * step;
+			int			next = x - step < 1 ? 1 : x - step;
 
-			if (next == cur)
+			if (next == x)
 			{
-				lo = cur;
+				lo = x;
 				break;
 			}
-			if ((s = cached_rate(rc, next, &x, err)) != BS_OK)
+			if ((s = cached_rate(rc, next, &ln, err)) != BS_OK)
 				return s;
-			if (!better(rc, next, cur))
+			if (!better(rc, next, x))
 			{
 				lo = next;
 				break;
 			}
-			hi = cur;
-			cur = next;
+			hi = x;
+			x = next;
 			step *= 2;
 		}
 	}
 	else
 	{
-		int			cur = start;
 		int			step = 1;
 
 		lo = start > 1 ? start - 1 : 1;
 		for (;;)
 		{
-			int			next = cur + step > kmax ? kmax : cur + step;
+			int			next = x + step > kmax ? kmax : x + step;
 
-			if (next == cur)
+			if (next == x)
 			{
-				hi = cur;
+				hi = x;
 				break;
 			}
-			if ((s = cached_rate(rc, next, &x, err)) != BS_OK)
+			if ((s = cached_rate(rc, next, &ln, err)) != BS_OK)
 				return s;
-			if (!better(rc, next, cur))
+			if (!better(rc, next, x))
 			{
 				hi = next;
 				break;
 			}
-			lo = cur;
-			cur = next;
+			lo = x;
+			x = next;
 			step *= 2;
 		}
 	}
-	/* the minimum lies in [lo, hi] */
-	while (hi - lo > 3)
-	{
-		int			c1 = lo + (hi - lo) / 3;
-		int			c2 = hi - (hi - lo) / 3;
 
-		if ((s = cached_rate(rc, c1, &x, err)) != BS_OK ||
-			(s = cached_rate(rc, c2, &x, err)) != BS_OK)
-			return s;
-		if (better(rc, c2, c1))
-			lo = c1;
+	/* lo <= x <= hi, and the minimum lies in [lo, hi] */
+	while (hi - lo > 2)
+	{
+		int			y;
+
+		/* golden section: probe the larger side, 0.382 of it away from x */
+		if (x - lo > hi - x)
+			y = x - (int) (0.381966 * (x - lo) + 0.5);
 		else
-			hi = c2;
+			y = x + (int) (0.381966 * (hi - x) + 0.5);
+		if (y == x)
+			y = (x - lo > hi - x) ? x - 1 : x + 1;
+		if ((s = cached_rate(rc, y, &ln, err)) != BS_OK)
+			return s;
+		if (y < x)
+		{
+			if (better(rc, y, x))
+			{
+				hi = x;
+				x = y;
+			}
+			else
+				lo = y;
+		}
+		else
+		{
+			if (better(rc, y, x))
+			{
+				lo = x;
+				x = y;
+			}
+			else
+				hi = y;
+		}
 	}
-	*k_out = lo;
+	*k_out = x;
 	for (k = lo; k <= hi; k++)
 	{
-		if ((s = cached_rate(rc, k, &x, err)) != BS_OK)
+		if ((s = cached_rate(rc, k, &ln, err)) != BS_OK)
 			return s;
 		if (better(rc, k, *k_out))
 			*k_out = k;
@@ -1366,7 +1441,7 @@ unimodal_min(rate_cache *rc, int start, int *k_out, bs_error *err)
 }
 
 /* exact evaluations allowed to the bound-ordered pass before falling back */
-#define CERTIFY_BUDGET 12
+#define CERTIFY_BUDGET 8
 
 /*
  * decide == 0: the k minimising the rate (ties to the smaller k) and its ln.
@@ -1433,7 +1508,7 @@ search_k(int64_t m, int64_t n, bs_construction c, int decide, ld target,
 		}
 		if ((s = cached_rate(rc, k, &ln, err)) != BS_OK)
 			goto done;
-		if (decide && ln <= target)
+		if (decide && reaches_target(ln, target))
 		{
 			*k_out = k;
 			*ln_out = ln;
@@ -1457,7 +1532,7 @@ search_k(int64_t m, int64_t n, bs_construction c, int decide, ld target,
 	}
 	*k_out = best_k;
 	*ln_out = rc->ln[best_k];
-	if (decide && !(rc->ln[best_k] <= target))
+	if (decide && !reaches_target(rc->ln[best_k], target))
 		*k_out = 0;
 done:
 	work_free(rc);
@@ -1497,18 +1572,92 @@ bs_optimal_k(int64_t m, int64_t n, bs_construction c, int64_t *k_out,
 	return search_k(m, n, c, 0, 0, approximate_k(m, n, c), k_out, &ln, err);
 }
 
+/* the searches of one bs_optimal_bits call, remembered */
+#define MEMO_SIZE 64
+
+typedef struct bits_search
+{
+	int64_t		n;
+	bs_construction c;
+	ld			target;
+	int			count;
+	int64_t		m[MEMO_SIZE];
+	int64_t		k[MEMO_SIZE];
+	ld			ln[MEMO_SIZE];
+	int			minimum[MEMO_SIZE];	/* ln is min_k (not just a k below target) */
+} bits_search;
+
+/* the best k known for the m nearest to this one, else the textbook one */
+static int
+memo_guess(const bits_search *bs, int64_t m)
+{
+	int			i;
+	int			best = -1;
+
+	for (i = 0; i < bs->count; i++)
+		if (bs->k[i] > 0 &&
+			(best < 0 || llabs(bs->m[i] - m) < llabs(bs->m[best] - m)))
+			best = i;
+	if (best >= 0 && bs->k[best] <= search_limit(m, bs->c))
+		return (int) bs->k[best];
+	return approximate_k(m, bs->n, bs->c);
+}
+
+static void
+memo_add(bits_search *bs, int64_t m, int64_t k, ld ln, int minimum)
+{
+	int			i = bs->count < MEMO_SIZE ? bs->count++ : MEMO_SIZE - 1;
+
+	bs->m[i] = m;
+	bs->k[i] = k;
+	bs->ln[i] = ln;
+	bs->minimum[i] = minimum;
+}
+
+/* ln min_k f(m, n, k) */
+static bs_status
+min_rate(bits_search *bs, int64_t m, ld *ln, bs_error *err)
+{
+	int64_t		k;
+	bs_status	s;
+	int			i;
+
+	for (i = 0; i < bs->count; i++)
+		if (bs->m[i] == m && bs->minimum[i])
+		{
+			*ln = bs->ln[i];
+			return BS_OK;
+		}
+	s = search_k(m, bs->n, bs->c, 0, 0, memo_guess(bs, m), &k, ln, err);
+	if (s == BS_OK)
+		memo_add(bs, m, k, *ln, 1);
+	return s;
+}
+
 /* does some k reach ln rate <= target with m bits? */
 static bs_status
-reaches(int64_t m, int64_t n, bs_construction c, ld target, int *yes,
-		bs_error *err)
+reaches(bits_search *bs, int64_t m, int guess, int *yes, bs_error *err)
 {
 	int64_t		k;
 	ld			ln;
 	bs_status	s;
+	int			i;
 
-	s = search_k(m, n, c, 1, target, approximate_k(m, n, c), &k, &ln, err);
+	for (i = 0; i < bs->count; i++)
+		if (bs->m[i] == m && (bs->minimum[i] || reaches_target(bs->ln[i], bs->target)))
+		{
+			*yes = reaches_target(bs->ln[i], bs->target);
+			return BS_OK;
+		}
+	if (guess == 0)
+		guess = memo_guess(bs, m);
+	s = search_k(m, bs->n, bs->c, 1, bs->target, guess, &k, &ln, err);
+	if (s != BS_OK)
+		return s;
 	*yes = (k != 0);
-	return s;
+	if (k != 0)
+		memo_add(bs, m, k, ln, 0);
+	return BS_OK;
 }
 
 bs_status
@@ -1516,12 +1665,13 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 				bs_error *err)
 {
 	bs_status	s;
-	ld			target;
 	int64_t		hi = BS_ANALYSIS_MAX_BITS;
 	int64_t		good;			/* reaches the target */
 	int64_t		bad;			/* does not (0: below the range) */
 	int64_t		m;
 	int			yes;
+	bits_search *bs;
+	ld			bits_per_item;
 
 	if ((s = check_items(n, err)) != BS_OK || (s = check_rate(fpr, err)) != BS_OK ||
 		(s = check_construction(c, err)) != BS_OK)
@@ -1531,23 +1681,36 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 		*m_out = 1;
 		return BS_OK;
 	}
-	target = logl((ld) fpr);
-
-	if ((s = reaches(hi, n, c, target, &yes, err)) != BS_OK)
+	bs = work_alloc_bytes(sizeof(bits_search), err, &s);
+	if (bs == NULL)
 		return s;
+	bs->n = n;
+	bs->c = c;
+	bs->target = logl((ld) fpr);
+	bits_per_item = -log2l((ld) fpr);	/* the textbook optimal k */
+
+	{
+		int			guess = bits_per_item > BS_ANALYSIS_SEARCH_HASHES ?
+			BS_ANALYSIS_SEARCH_HASHES : (int) ceill(bits_per_item);
+
+		if ((s = reaches(bs, hi, guess, &yes, err)) != BS_OK)
+			goto done;
+	}
 	if (!yes)
-		return bs_fail(err, BS_ERR_TOO_LARGE,
-					   "bloom filter for this many items at this false-positive rate is too large",
-					   "No filter of at most %lld bits reaches rate %.15g with %lld items.",
-					   (long long) hi, fpr, (long long) n);
+	{
+		s = bs_fail(err, BS_ERR_TOO_LARGE,
+					"bloom filter for this many items at this false-positive rate is too large",
+					"No filter of at most %lld bits reaches rate %.15g with %lld items.",
+					(long long) hi, fpr, (long long) n);
+		goto done;
+	}
 
 	/* secant on ln min_k f(m) - ln fpr from the textbook estimate */
 	{
-		ld			ma = ceill((ld) n * -log2l((ld) fpr) / logl(2));
+		ld			ma = ceill((ld) n * bits_per_item / logl(2));
 		ld			mb;
 		ld			fa;
 		ld			fb;
-		int64_t		ka;
 		int			iter;
 
 		if (ma < 2)
@@ -1559,14 +1722,12 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 			mb = ma - fmaxl(1, ceill(ma / 64));
 		if (mb < 1)
 			mb = 1;
-		if ((s = search_k((int64_t) ma, n, c, 0, 0, approximate_k((int64_t) ma, n, c),
-						  &ka, &fa, err)) != BS_OK ||
-			(s = search_k((int64_t) mb, n, c, 0, 0, approximate_k((int64_t) mb, n, c),
-						  &ka, &fb, err)) != BS_OK)
-			return s;
+		if ((s = min_rate(bs, (int64_t) ma, &fa, err)) != BS_OK ||
+			(s = min_rate(bs, (int64_t) mb, &fb, err)) != BS_OK)
+			goto done;
 		for (iter = 0; iter < 8 && ma != mb && !isinf(fa) && !isinf(fb) && fa != fb; iter++)
 		{
-			ld			next = mb + (target - fb) * (mb - ma) / (fb - fa);
+			ld			next = mb + (bs->target - fb) * (mb - ma) / (fb - fa);
 
 			next = floorl(next + 0.5L);
 			if (!(next >= 1))
@@ -1581,16 +1742,15 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 			ma = mb;
 			fa = fb;
 			mb = next;
-			if ((s = search_k((int64_t) mb, n, c, 0, 0, approximate_k((int64_t) mb, n, c),
-							  &ka, &fb, err)) != BS_OK)
-				return s;
+			if ((s = min_rate(bs, (int64_t) mb, &fb, err)) != BS_OK)
+				goto done;
 		}
 		m = (int64_t) mb;
 	}
 
 	/* gallop from the estimate to a bracket, then bisect */
-	if ((s = reaches(m, n, c, target, &yes, err)) != BS_OK)
-		return s;
+	if ((s = reaches(bs, m, 0, &yes, err)) != BS_OK)
+		goto done;
 	if (yes)
 	{
 		int64_t		step = 1;
@@ -1605,8 +1765,8 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 				bad = 0;
 				break;
 			}
-			if ((s = reaches(probe, n, c, target, &yes, err)) != BS_OK)
-				return s;
+			if ((s = reaches(bs, probe, 0, &yes, err)) != BS_OK)
+				goto done;
 			if (!yes)
 			{
 				bad = probe;
@@ -1630,8 +1790,8 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 				good = hi;
 				break;
 			}
-			if ((s = reaches(probe, n, c, target, &yes, err)) != BS_OK)
-				return s;
+			if ((s = reaches(bs, probe, 0, &yes, err)) != BS_OK)
+				goto done;
 			if (yes)
 			{
 				good = probe;
@@ -1645,13 +1805,15 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 	{
 		int64_t		mid = bad + (good - bad) / 2;
 
-		if ((s = reaches(mid, n, c, target, &yes, err)) != BS_OK)
-			return s;
+		if ((s = reaches(bs, mid, 0, &yes, err)) != BS_OK)
+			goto done;
 		if (yes)
 			good = mid;
 		else
 			bad = mid;
 	}
 	*m_out = good;
-	return BS_OK;
+done:
+	work_free(bs);
+	return s;
 }

@@ -5,9 +5,47 @@
 
 #include <sys/mman.h>
 
+#include "miscadmin.h"
 #include "utils/memutils.h"
 
+#include "../core/bs_analysis.h"
+#include "../core/bs_sizing.h"
+
 PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+/* The exact-analysis loops poll this, so a long computation can be cancelled. */
+static void
+analysis_interrupt_check(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}
+
+static void *
+analysis_alloc(size_t size)
+{
+	return palloc_extended(size, MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+}
+
+static void
+analysis_free(void *pointer)
+{
+	pfree(pointer);
+}
+
+/*
+ * Module load: let the pure C analysis core allocate with palloc (so an error
+ * or a cancel thrown from CHECK_FOR_INTERRUPTS frees its arrays with the
+ * memory context) and poll for interrupts.
+ */
+void
+_PG_init(void)
+{
+	bs_analysis_interrupt_check = analysis_interrupt_check;
+	bs_analysis_alloc = analysis_alloc;
+	bs_analysis_free = analysis_free;
+}
 
 void
 bs_report(const bs_error *err, BsSource source)
@@ -77,15 +115,50 @@ bs_bloom_alloc(MemoryContext context, uint64 bits, uint32 hashes, uint64 seed)
 	return filter;
 }
 
+/*
+ * Exact sizing takes a few milliseconds (bs_sizing.c); a query that creates
+ * filters row by row asks the same question again and again, so the last few
+ * answers are remembered for the life of the backend (sizing is a pure
+ * function of its arguments).
+ */
+#define SIZING_MEMORY 16
+
+typedef struct SizingAnswer
+{
+	int64		capacity;
+	double		fpr;
+	uint64		bits;
+	uint32		hashes;
+} SizingAnswer;
+
 void
 bs_size_or_error(int64 capacity, double fpr, uint64 *bits, uint32 *hashes)
 {
+	static SizingAnswer answers[SIZING_MEMORY];
+	static int	used = 0;
+	static int	next = 0;
 	bs_error	err;
 	uint64_t	m;
 	uint32_t	k;
 
-	if (bs_bloom_size_textbook(capacity, fpr, &m, &k, &err) != BS_OK)
+	for (int i = 0; i < used; i++)
+	{
+		if (answers[i].capacity == capacity && answers[i].fpr == fpr)
+		{
+			*bits = answers[i].bits;
+			*hashes = answers[i].hashes;
+			return;
+		}
+	}
+	if (bs_bloom_size_exact(capacity, fpr, &m, &k, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_TEXT);
+	answers[next].capacity = capacity;
+	answers[next].fpr = fpr;
+	answers[next].bits = m;
+	answers[next].hashes = k;
+	next = (next + 1) % SIZING_MEMORY;
+	if (used < SIZING_MEMORY)
+		used++;
 	*bits = m;
 	*hashes = k;
 }

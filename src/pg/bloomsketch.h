@@ -26,7 +26,7 @@ pg_attribute_noreturn() void bs_report(const bs_error *err, BsSource source);
 bs_bloom   *bs_bloom_alloc(MemoryContext context, uint64 bits, uint32 hashes,
 						   uint64 seed);
 
-/* Size a filter for capacity/fpr, raising 22023 or 54000 on bad arguments. */
+/* Size a filter for capacity/fpr exactly (bs_sizing.h), raising 22023 or 54000. */
 void		bs_size_or_error(int64 capacity, double fpr, uint64 *bits,
 							 uint32 *hashes);
 

@@ -1,0 +1,84 @@
+/*
+ * bs_sizing.c — exact sizing of new filters (bs_sizing.h).
+ */
+#include "bs_sizing.h"
+
+#include <stdio.h>
+
+#include "bs_analysis.h"
+#include "bs_bloom.h"
+#include "bs_primes.h"
+
+/* The largest m whose next prime still fits in a filter. */
+static uint64_t
+largest_sizable_bits(void)
+{
+	return bs_prev_prime(BS_BLOOM_MAX_BITS);
+}
+
+/* True when the exact filter for n items at fpr fits in a filter. */
+static bool
+capacity_fits(int64_t n, double fpr)
+{
+	int64_t		m;
+
+	return bs_optimal_bits(n, fpr, BS_CONSTRUCTION_CLASSIC, &m, NULL) == BS_OK &&
+		(uint64_t) m <= largest_sizable_bits();
+}
+
+/* The largest capacity that fits at fpr, by bisection (fitting shrinks with n). */
+static int64_t
+largest_capacity(double fpr, int64_t too_large)
+{
+	int64_t		fits = 0;
+
+	while (too_large - fits > 1)
+	{
+		int64_t		mid = fits + (too_large - fits) / 2;
+
+		if (capacity_fits(mid, fpr))
+			fits = mid;
+		else
+			too_large = mid;
+	}
+	return fits;
+}
+
+bs_status
+bs_bloom_size_exact(int64_t capacity, double fpr, uint64_t *bits,
+					uint32_t *hashes, bs_error *err)
+{
+	int64_t		m;
+	int64_t		k;
+	uint64_t	prime;
+	bs_status	status;
+
+	if ((status = bs_check_capacity(capacity, err)) != BS_OK ||
+		(status = bs_check_fpr(fpr, err)) != BS_OK)
+		return status;
+
+	status = bs_optimal_bits(capacity, fpr, BS_CONSTRUCTION_CLASSIC, &m, err);
+	if (status == BS_ERR_PARAM)
+		return status;
+	if (status != BS_OK || (uint64_t) m > largest_sizable_bits())
+	{
+		char		message[sizeof(err->message)];
+
+		/* capacity does not fit, so it bounds the search from above */
+		snprintf(message, sizeof(message),
+				 "bloomfilter for %lld items at false-positive rate %.15g is too large; the largest capacity at that rate is %lld",
+				 (long long) capacity, fpr, (long long) largest_capacity(fpr, capacity));
+		return bs_fail(err, BS_ERR_TOO_LARGE, message,
+					   "The largest filter has %llu bits (750 MB, so that its text form stays under PostgreSQL's 1 GB value limit).",
+					   (unsigned long long) largest_sizable_bits());
+	}
+
+	prime = bs_next_prime(m < BS_BLOOM_MIN_BITS ? BS_BLOOM_MIN_BITS : (uint64_t) m);
+	if ((status = bs_optimal_k((int64_t) prime, capacity, BS_CONSTRUCTION_CLASSIC, &k, err)) != BS_OK)
+		return status;
+	if (k > (int64_t) prime)
+		k = (int64_t) prime;
+	*bits = prime;
+	*hashes = (uint32_t) k;
+	return BS_OK;
+}
