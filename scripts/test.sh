@@ -17,6 +17,13 @@ else
 	failed=$((failed + 1)); echo "FAILED core unit tests"; tail -20 "$BS_ROOT/test/core.out"
 fi
 
+bs_log "exact-analysis accuracy tests (a few minutes)"
+if make -C "$BS_ROOT/test" -s analysis >"$BS_ROOT/test/analysis.out" 2>&1; then
+	passed=$((passed + 1)); echo "ok     exact-analysis accuracy tests: $(tail -1 "$BS_ROOT/test/analysis.out")"
+else
+	failed=$((failed + 1)); echo "FAILED exact-analysis accuracy tests"; tail -20 "$BS_ROOT/test/analysis.out"
+fi
+
 bs_start_server
 bs_log "pg_regress suite"
 rm -rf "$BS_ROOT/results"

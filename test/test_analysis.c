@@ -1,0 +1,1040 @@
+/*
+ * test_analysis.c — checks of src/core/bs_analysis.c (exact false-positive
+ * rates, bounds, optimal k and m, efficiency).
+ *
+ * Build and run from the repository root:
+ *
+ *	gcc -std=c11 -O2 -Wall -Wextra -D_GNU_SOURCE -I src/core \
+ *		-o test/test_analysis test/test_analysis.c src/core/bs_analysis.c \
+ *		src/core/bs_error.c -lm && test/test_analysis
+ *
+ * (an optional argument names the reference file; by default
+ * test/analysis_reference.txt, or analysis_reference.txt when run from test/).
+ * Prints "analysis: N checks, M failed" and exits non-zero when M > 0.
+ *
+ * What is checked:
+ *	A. every case of test/analysis_reference.txt (exact rationals for
+ *	   m <= 5000 and nk <= 50000, 60-digit mpmath values beyond): relative
+ *	   error <= 1e-9 small, <= 1e-6 large; rates below the double range are
+ *	   compared through their logarithms, and must come out as 0 (or
+ *	   subnormal) from bs_fpr_exact;
+ *	B. a dense deterministic sample of the whole small range against an
+ *	   independent, exact-in-principle method: the distribution of the
+ *	   number X of set bits, pushed item by item through its Markov chain in
+ *	   long double (balls for the standard filter, hypergeometric k-subsets
+ *	   for the classic one), then E[(X/m)^k] or E[C(X,k)]/C(m,k) — positive
+ *	   sums only; tolerance 1e-9 relative (on the logarithm for tiny rates,
+ *	   down to 1e-420);
+ *	C. L <= f <= U of bs_fpr_bounds, and (1-e^{-kn/m})^k <= f_S;
+ *	D. bs_optimal_k against a brute force over k;
+ *	E. bs_optimal_bits: the rate at m reaches fpr for some k, at m - 1 for
+ *	   none (brute force over k);
+ *	F. argument checks, n = 0, efficiency, space bound, hooks;
+ *	G. timings of the slowest cases (printed, not asserted).
+ */
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bs_analysis.h"
+
+typedef long double ld;
+
+#define LN10 2.302585092994045684017991454684364208L
+
+static long checks;
+static long failures;
+
+static void
+check(int ok, const char *format,...)
+{
+	checks++;
+	if (!ok)
+	{
+		failures++;
+		if (failures <= 40)
+		{
+			va_list		args;
+
+			printf("FAIL: ");
+			va_start(args, format);
+			vprintf(format, args);
+			va_end(args);
+			printf("\n");
+		}
+	}
+}
+
+static double
+now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static const char *
+cname(bs_construction c)
+{
+	return c == BS_CONSTRUCTION_CLASSIC ? "classic" : "standard";
+}
+
+/* ln of the exact rate by the library, as long double */
+static ld
+lib_ln(int64_t m, int64_t n, int64_t k, bs_construction c, int *ok)
+{
+	double		ln;
+	bs_error	err;
+
+	*ok = bs_fpr_exact_log(m, n, k, c, &ln, &err) == BS_OK;
+	if (!*ok)
+		printf("  error for %s %lld %lld %lld: %s (%s)\n", cname(c),
+			   (long long) m, (long long) n, (long long) k, err.message, err.detail);
+	return (ld) ln;
+}
+
+/* relative difference of two rates given by their logarithms */
+static ld
+rel_diff_ln(ld a, ld b)
+{
+	if (isinf(a) || isinf(b))
+		return a == b ? 0 : INFINITY;
+	return fabsl(expm1l(a - b));
+}
+
+/* ------------------------------------------------------------------------
+ * timing record
+ * ------------------------------------------------------------------------ */
+
+typedef struct worst
+{
+	double		ms;
+	char		what[96];
+} worst;
+
+static worst worst_k64;			/* k <= 64 */
+static worst worst_k1000;		/* 64 < k <= 1000 */
+static worst worst_kbig;		/* k > 1000 */
+
+static void
+note_time(int64_t m, int64_t n, int64_t k, bs_construction c, double ms)
+{
+	worst	   *w = k <= 64 ? &worst_k64 : k <= 1000 ? &worst_k1000 : &worst_kbig;
+
+	if (ms > w->ms)
+	{
+		w->ms = ms;
+		snprintf(w->what, sizeof(w->what), "%s m=%lld n=%lld k=%lld", cname(c),
+				 (long long) m, (long long) n, (long long) k);
+	}
+}
+
+/* timed rate */
+static ld
+timed_ln(int64_t m, int64_t n, int64_t k, bs_construction c, int *ok)
+{
+	double		t0 = now_ms();
+	ld			ln = lib_ln(m, n, k, c, ok);
+
+	note_time(m, n, k, c, now_ms() - t0);
+	return ln;
+}
+
+/* ------------------------------------------------------------------------
+ * A. reference file
+ * ------------------------------------------------------------------------ */
+
+static FILE *
+open_reference(int argc, char **argv)
+{
+	FILE	   *f;
+
+	if (argc > 1)
+		return fopen(argv[1], "r");
+	f = fopen("test/analysis_reference.txt", "r");
+	if (f == NULL)
+		f = fopen("analysis_reference.txt", "r");
+	return f;
+}
+
+static void
+test_reference(FILE *f)
+{
+	char		line[256];
+	int			cases = 0;
+	int			tiny = 0;
+	ld			max_small = 0;
+	ld			max_large = 0;
+	int			small_cases = 0;
+	int			large_cases = 0;
+
+	while (fgets(line, sizeof(line), f))
+	{
+		char		cons[32];
+		char		value[64];
+		long long	m;
+		long long	n;
+		long long	k;
+		bs_construction c;
+		ld			ref_ln;
+		ld			ln;
+		ld			tol;
+		ld			rel;
+		int			small;
+		int			ok;
+		double		v;
+		bs_error	err;
+
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (sscanf(line, "%31s %lld %lld %lld %63s", cons, &m, &n, &k, value) != 5)
+		{
+			check(0, "unreadable reference line: %s", line);
+			continue;
+		}
+		c = strcmp(cons, "classic") == 0 ? BS_CONSTRUCTION_CLASSIC : BS_CONSTRUCTION_STANDARD;
+		if (strcmp(value, "0") == 0)
+			ref_ln = -INFINITY;
+		else
+		{
+			char	   *e = strchr(value, 'e');
+			ld			mant;
+
+			if (e == NULL)
+			{
+				check(0, "reference value without exponent: %s", line);
+				continue;
+			}
+			*e = '\0';
+			mant = strtold(value, NULL);
+			ref_ln = logl(mant) + atol(e + 1) * LN10;
+			*e = 'e';
+		}
+		small = (m <= 5000 && n * k <= 50000);
+		tol = small ? 1e-9L : 1e-6L;
+		cases++;
+		ln = timed_ln(m, n, k, c, &ok);
+		rel = ok ? rel_diff_ln(ln, ref_ln) : INFINITY;
+		if (small)
+		{
+			small_cases++;
+			if (rel > max_small)
+				max_small = rel;
+		}
+		else
+		{
+			large_cases++;
+			if (rel > max_large)
+				max_large = rel;
+		}
+		check(rel <= tol, "reference %s %lld %lld %lld: ln %.17Lg, expected %.17Lg (rel %.3Lg > %.0Lg)",
+			  cons, m, n, k, ln, ref_ln, rel, tol);
+
+		/* the double result */
+		ok = bs_fpr_exact(m, n, k, c, &v, &err) == BS_OK;
+		if (isinf(ref_ln))
+			check(ok && v == 0, "reference %s %lld %lld %lld: rate %.17g, expected 0",
+				  cons, m, n, k, v);
+		else if (ref_ln > logl(DBL_MIN))
+		{
+			ld			r = fabsl((ld) v / expl(ref_ln) - 1);
+
+			check(ok && r <= tol, "reference %s %lld %lld %lld: rate %.17g (rel %.3Lg)",
+				  cons, m, n, k, v, r);
+		}
+		else if (ref_ln < logl((ld) DBL_TRUE_MIN / 2))
+			check(ok && v == 0, "reference %s %lld %lld %lld: rate %.17g below the double range, expected 0",
+				  cons, m, n, k, v);
+		else
+			check(ok && v > 0 && v < DBL_MIN, "reference %s %lld %lld %lld: subnormal rate %.17g",
+				  cons, m, n, k, v);
+		if (!isinf(ref_ln) && ref_ln < -200 * LN10)
+			tiny++;
+	}
+	printf("A. reference: %d cases (%d exact, max rel error %.2Lg; %d high-precision, max rel error %.2Lg); %d below 1e-200\n",
+		   cases, small_cases, max_small, large_cases, max_large, tiny);
+	check(cases >= 500, "reference file has %d cases", cases);
+}
+
+/* ------------------------------------------------------------------------
+ * B. independent whole-filter occupancy chains
+ * ------------------------------------------------------------------------ */
+
+#define SMALL_NK 50000
+
+static const int sample_m[] = {
+	1, 2, 3, 4, 5, 7, 10, 13, 16, 20, 27, 32, 50, 64, 100, 128, 199, 256,
+	365, 500, 640, 1000, 1024, 1499, 2000, 2500, 3001, 3500, 4096, 4500,
+	4999, 5000
+};
+
+static const int sample_k[] = {
+	1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80, 100,
+	128, 160, 200, 256, 320, 400, 512, 640, 800, 1000
+};
+
+/* the n sampled for each k: 1..12, then about x1.3, plus the corner 50000/k */
+static unsigned char n_sampled[SMALL_NK + 1];
+
+static void
+build_n_sample(void)
+{
+	double		x = 12;
+	int			n;
+
+	for (n = 1; n <= 12; n++)
+		n_sampled[n] = 1;
+	while (x * 1.3 <= SMALL_NK)
+	{
+		x *= 1.3;
+		n_sampled[(int) x] = 1;
+	}
+}
+
+static int
+n_in_sample(int n, int k)
+{
+	return n_sampled[n] || n == SMALL_NK / k;
+}
+
+/*
+ * The chains drop the tails of the distribution of X where its probability
+ * is below CHAIN_DROP (for speed); that changes an expectation of a
+ * function in [0, 1] by at most (steps x bits x CHAIN_DROP) < 1e-440, so the
+ * comparison is made only for rates above CHAIN_FLOOR.
+ */
+#define CHAIN_DROP 1e-450L
+#define CHAIN_FLOOR 1e-420L
+
+static ld stats_max_rel;
+static long stats_compared;
+static long stats_tiny;
+
+static void
+compare_chain(int64_t m, int64_t n, int64_t k, bs_construction c, ld chain)
+{
+	int			ok;
+	ld			ln;
+	ld			chain_ln;
+	ld			rel;
+
+	if (!(chain > CHAIN_FLOOR))
+		return;					/* beyond what the chain represents */
+	chain_ln = logl(chain);
+	ln = timed_ln(m, n, k, c, &ok);
+	rel = ok ? rel_diff_ln(ln, chain_ln) : INFINITY;
+	if (rel > stats_max_rel)
+		stats_max_rel = rel;
+	stats_compared++;
+	if (chain_ln < -200 * LN10)
+		stats_tiny++;
+	check(rel <= 1e-9L, "chain %s m=%lld n=%lld k=%lld: ln %.17Lg, chain %.17Lg (rel %.3Lg)",
+		  cname(c), (long long) m, (long long) n, (long long) k, ln, chain_ln, rel);
+}
+
+/* standard: X after t balls, t = 1..50000, all sampled (n, k) with nk = t */
+static void
+chain_standard(int m, const int *ks, int nks, int t_max)
+{
+	ld		   *P = calloc((size_t) m + 2, sizeof(ld));
+	ld		   *lx = calloc((size_t) m + 2, sizeof(ld));
+	int			xlo = 0;
+	int			xhi = 0;
+	int			t;
+	int			x;
+	int			i;
+
+	P[0] = 1;
+	for (x = 1; x <= m; x++)
+		lx[x] = logl((ld) x / m);
+	for (t = 1; t <= t_max; t++)
+	{
+		int			top = xhi + 1 > m ? m : xhi + 1;
+
+		for (x = top; x >= 1 && x >= xlo; x--)
+			P[x] = P[x] * ((ld) x / m) + P[x - 1] * ((ld) (m - x + 1) / m);
+		if (xlo == 0)
+		{
+			P[0] = 0;
+			xlo = 1;
+		}
+		xhi = top;
+		while (xlo < xhi && P[xlo] < CHAIN_DROP)
+			P[xlo++] = 0;
+		while (xhi > xlo && P[xhi] < CHAIN_DROP)
+			P[xhi--] = 0;
+
+		for (i = 0; i < nks; i++)
+		{
+			int			k = ks[i];
+			ld			e = 0;
+
+			if (t % k != 0 || !n_in_sample(t / k, k))
+				continue;
+			for (x = xlo; x <= xhi; x++)
+				if (P[x] != 0)
+					e += P[x] * expl(k * lx[x]);
+			compare_chain(m, t / k, k, BS_CONSTRUCTION_STANDARD, e);
+		}
+	}
+	free(P);
+	free(lx);
+}
+
+/* classic: X after t items of k distinct bits, t = 1..50000/k */
+static void
+chain_classic(int m, int k)
+{
+	ld		   *P = calloc((size_t) m + 2, sizeof(ld));
+	ld		   *Q = calloc((size_t) m + 2, sizeof(ld));
+	ld		   *lf = calloc((size_t) m + 2, sizeof(ld));	/* ln x! */
+	ld		   *h0 = calloc((size_t) m + 2, sizeof(ld));
+	ld			lcmk;
+	int			xlo = 0;
+	int			xhi = 0;
+	int			t;
+	int			x;
+	int			t_max = SMALL_NK / k;
+
+	for (x = 1; x <= m; x++)
+		lf[x] = lf[x - 1] + logl((ld) x);
+	lcmk = lf[m] - lf[k] - lf[m - k];
+	/*
+	 * h0[x] = C(m-x, j0) C(x, k-j0) / C(m, k), the first term of row x,
+	 * divided by the row's computed sum so that each row sums to 1 within a
+	 * few ulps (the exponentials of sums of ln x! carry ~1e-14 of error,
+	 * which would otherwise accumulate over thousands of items)
+	 */
+	for (x = 0; x <= m; x++)
+	{
+		int			j0 = k - x > 0 ? k - x : 0;
+		int			j1 = m - x < k ? m - x : k;
+		int			j;
+		ld			h;
+		ld			sum = 0;
+
+		if (m - x < j0)
+			continue;
+		h = h0[x] = expl(lf[m - x] - lf[j0] - lf[m - x - j0] +
+						 lf[x] - lf[k - j0] - lf[x - k + j0] - lcmk);
+		for (j = j0; j <= j1; j++)
+		{
+			sum += h;
+			if (j < j1)
+				h *= ((ld) (m - x - j) / (j + 1)) * ((ld) (k - j) / (x - k + j + 1));
+		}
+		h0[x] /= sum;
+	}
+	P[0] = 1;
+	for (t = 1; t <= t_max; t++)
+	{
+		int			nlo = m;
+		int			nhi = 0;
+
+		for (x = xlo; x <= xhi; x++)
+			Q[x] = 0;
+		for (x = xlo; x <= xhi; x++)
+		{
+			int			j0 = k - x > 0 ? k - x : 0;		/* new bits */
+			int			j1 = m - x < k ? m - x : k;
+			int			j;
+			ld			h;
+
+			if (P[x] == 0)
+				continue;
+			/* h = C(m-x, j) C(x, k-j) / C(m, k) */
+			h = h0[x];
+			for (j = j0; j <= j1; j++)
+			{
+				Q[x + j] += P[x] * h;
+				if (x + j < nlo)
+					nlo = x + j;
+				if (x + j > nhi)
+					nhi = x + j;
+				if (j < j1)
+					h *= ((ld) (m - x - j) / (j + 1)) * ((ld) (k - j) / (x - k + j + 1));
+			}
+		}
+		for (x = xlo; x < nlo; x++)
+			P[x] = 0;
+		for (x = nlo; x <= nhi; x++)
+			P[x] = Q[x];
+		xlo = nlo;
+		xhi = nhi;
+		while (xlo < xhi && P[xlo] < CHAIN_DROP)
+			P[xlo++] = 0;
+		while (xhi > xlo && P[xhi] < CHAIN_DROP)
+			P[xhi--] = 0;
+
+		if (n_in_sample(t, k))
+		{
+			ld			e = 0;
+
+			for (x = xlo > k ? xlo : k; x <= xhi; x++)
+				if (P[x] != 0)
+					e += P[x] * expl(lf[x] - lf[k] - lf[x - k] - lcmk);
+			compare_chain(m, t, k, BS_CONSTRUCTION_CLASSIC, e);
+		}
+	}
+	free(P);
+	free(Q);
+	free(lf);
+	free(h0);
+}
+
+static void
+test_chains(void)
+{
+	size_t		i;
+	size_t		j;
+	double		t0 = now_ms();
+	long		before;
+	static const int big_k[] = {2000, 5000, 12500, 50000};
+
+	build_n_sample();
+	stats_max_rel = 0;
+	stats_compared = 0;
+	stats_tiny = 0;
+	for (i = 0; i < sizeof(sample_m) / sizeof(sample_m[0]); i++)
+		chain_standard(sample_m[i], sample_k, (int) (sizeof(sample_k) / sizeof(sample_k[0])), SMALL_NK);
+	/* k beyond the extension's 1024: a few m */
+	chain_standard(2, big_k, 4, SMALL_NK);
+	chain_standard(64, big_k, 4, SMALL_NK);
+	chain_standard(1000, big_k, 4, SMALL_NK);
+	chain_standard(5000, big_k, 4, SMALL_NK);
+	before = stats_compared;
+	printf("B. standard chain: %ld (m, n, k) compared, max rel error %.2Lg, %ld below 1e-200 (%.1f s)\n",
+		   stats_compared, stats_max_rel, stats_tiny, (now_ms() - t0) / 1e3);
+
+	t0 = now_ms();
+	stats_max_rel = 0;
+	stats_tiny = 0;
+	for (i = 0; i < sizeof(sample_m) / sizeof(sample_m[0]); i++)
+		for (j = 0; j < sizeof(sample_k) / sizeof(sample_k[0]); j++)
+		{
+			int			m = sample_m[i];
+			int			k = sample_k[j];
+
+			if (k > m)
+				continue;
+			/*
+			 * every k up to m = 500, then every third k from 10 (k = 1 is
+			 * the standard filter, checked above, and its chain is the
+			 * slowest: 50000 steps over a wide support)
+			 */
+			if (m > 500 && (j % 3 != 0 || k < 10 || i % 2 != 0) && k != m)
+				continue;
+			chain_classic(m, k);
+		}
+	chain_classic(2000, 2000);
+	chain_classic(5000, 2500);
+	chain_classic(5000, 4999);
+	printf("B. classic chain: %ld (m, n, k) compared, max rel error %.2Lg, %ld below 1e-200 (%.1f s)\n",
+		   stats_compared - before, stats_max_rel, stats_tiny, (now_ms() - t0) / 1e3);
+}
+
+/* ------------------------------------------------------------------------
+ * C. bounds
+ * ------------------------------------------------------------------------ */
+
+static void
+test_bounds(void)
+{
+	static const int64_t ms[] = {1, 2, 3, 5, 10, 31, 64, 100, 1000, 5000, 65536,
+	1000003, INT64_C(1) << 30, INT64_C(1) << 33};
+	static const int64_t ks[] = {1, 2, 3, 5, 8, 15, 32, 50, 64, 100, 300, 1000};
+	static const double loads[] = {0.001, 0.05, 0.3, 0.7, 1.5, 4, 20};
+	size_t		a;
+	size_t		b;
+	size_t		d;
+	long		count = 0;
+	long		corollary = 0;
+
+	for (a = 0; a < sizeof(ms) / sizeof(ms[0]); a++)
+		for (b = 0; b < sizeof(ks) / sizeof(ks[0]); b++)
+			for (d = 0; d < sizeof(loads) / sizeof(loads[0]); d++)
+			{
+				int64_t		m = ms[a];
+				int64_t		k = ks[b];
+				double		nd = floor(loads[d] * (double) m / (double) k + 0.5);
+				int64_t		n = nd < 1 ? 1 : nd > 1e9 ? 1000000000 : (int64_t) nd;
+				double		lo;
+				double		hi;
+				double		fs;
+				double		fc;
+				double		approx;
+				bs_error	err;
+				int			ok;
+
+				ok = bs_fpr_bounds(m, n, k, &lo, &hi, &err) == BS_OK;
+				ok = ok && bs_fpr_exact(m, n, k, BS_CONSTRUCTION_STANDARD, &fs, &err) == BS_OK;
+				ok = ok && bs_fpr_approx(m, n, k, &approx, &err) == BS_OK;
+				check(ok, "bounds m=%lld n=%lld k=%lld: error", (long long) m, (long long) n, (long long) k);
+				if (!ok)
+					continue;
+				count++;
+				if (2 * k <= m - 1)
+					corollary++;
+				check(lo >= 0 && hi <= 1 && lo <= hi, "bounds m=%lld n=%lld k=%lld: [%.17g, %.17g]",
+					  (long long) m, (long long) n, (long long) k, lo, hi);
+				check(lo <= fs * (1 + 1e-12) && fs <= hi * (1 + 1e-12),
+					  "bounds m=%lld n=%lld k=%lld: standard %.17g not in [%.17g, %.17g]",
+					  (long long) m, (long long) n, (long long) k, fs, lo, hi);
+				check(approx <= fs * (1 + 1e-12),
+					  "approx m=%lld n=%lld k=%lld: %.17g above the exact standard rate %.17g",
+					  (long long) m, (long long) n, (long long) k, approx, fs);
+				if (k <= m)
+				{
+					ok = bs_fpr_exact(m, n, k, BS_CONSTRUCTION_CLASSIC, &fc, &err) == BS_OK;
+					check(ok && lo <= fc * (1 + 1e-12) && fc <= hi * (1 + 1e-12),
+						  "bounds m=%lld n=%lld k=%lld: classic %.17g not in [%.17g, %.17g]",
+						  (long long) m, (long long) n, (long long) k, fc, lo, hi);
+				}
+			}
+	printf("C. bounds: %ld (m, n, k), %ld inside Corollary 23's range\n", count, corollary);
+}
+
+/* ------------------------------------------------------------------------
+ * D. optimal k
+ * ------------------------------------------------------------------------ */
+
+static int
+search_limit(int64_t m, bs_construction c)
+{
+	if (c == BS_CONSTRUCTION_CLASSIC && m < BS_ANALYSIS_SEARCH_HASHES)
+		return (int) m;
+	return BS_ANALYSIS_SEARCH_HASHES;
+}
+
+static int
+same_rate(ld a, ld b)
+{
+	if (isinf(a) || isinf(b))
+		return a == b;
+	return fabsl(a - b) <= 1e-12L * (1 + fabsl(a));
+}
+
+/*
+ * Jensen lower bound of ln f (independent of the library's): standard
+ * (mu_S/m)^k, classic prod_{i<k} (mu_C - i)/(m - i).
+ */
+static ld
+jensen_ln(int64_t m, int64_t n, int k, bs_construction c)
+{
+	if (c == BS_CONSTRUCTION_STANDARD)
+		return k * logl(-expm1l((ld) n * k * log1pl(-1.0L / m)));
+	else
+	{
+		ld			mu = (ld) m * -expm1l((ld) n * log1pl(-(ld) k / m));
+		ld			s = 0;
+		int			i;
+
+		for (i = 0; i < k; i++)
+			s += logl((mu - i) / ((ld) m - i));
+		return s;
+	}
+}
+
+/*
+ * The smallest minimiser over 1..K_max, checking every k: each k is either
+ * evaluated or excluded because its Jensen bound (jensen_ln, computed here
+ * independently of the library) already exceeds a rate seen.  first, when
+ * positive, is evaluated before the others so that the exclusion bites at
+ * once (the answer does not depend on it).
+ */
+static int
+brute_optimal_k(int64_t m, int64_t n, bs_construction c, int first, ld *best_ln)
+{
+	int			kmax = search_limit(m, c);
+	int			best = 0;
+	int			k;
+	int			ok;
+	ld			seen = INFINITY;	/* lowest rate evaluated */
+
+	*best_ln = INFINITY;
+	if (first >= 1 && first <= kmax)
+	{
+		seen = lib_ln(m, n, first, c, &ok);
+		if (!ok)
+			return -1;
+	}
+	for (k = 1; k <= kmax; k++)
+	{
+		ld			ln;
+
+		if (!isinf(seen) && jensen_ln(m, n, k, c) > seen + 1e-9L * fabsl(seen) + 1e-17L)
+			continue;
+		ln = lib_ln(m, n, k, c, &ok);
+		if (!ok)
+			return -1;
+		if (ln < seen)
+			seen = ln;
+		if (best == 0 || (ln < *best_ln && !same_rate(ln, *best_ln)))
+		{
+			best = k;
+			*best_ln = ln;
+		}
+	}
+	return best;
+}
+
+static void
+test_optimal_k(void)
+{
+	static const int64_t ms[] = {1, 2, 3, 5, 8, 13, 20, 32, 50, 64, 100, 128,
+	200, 300, 500, 1000, 2000, 5000};
+	static const int64_t ns[] = {1, 2, 3, 5, 10, 20, 50, 100, 1000, 100000};
+	static const int64_t big[][2] = {
+		{1000000, 1000}, {1000000, 50000}, {INT64_C(1) << 30, 1000000},
+		{INT64_C(1) << 33, 100000000}, {INT64_C(1) << 33, 1000000000},
+		{100000, 100}, {20000, 1000}
+	};
+	size_t		a;
+	size_t		b;
+	int			cc;
+	long		count = 0;
+	double		worst_ms = 0;
+	char		worst_what[96] = "";
+	double		t0 = now_ms();
+
+	for (cc = 0; cc <= 1; cc++)
+	{
+		bs_construction c = (bs_construction) cc;
+
+		for (a = 0; a < sizeof(ms) / sizeof(ms[0]) + sizeof(big) / sizeof(big[0]); a++)
+			for (b = 0; b < sizeof(ns) / sizeof(ns[0]); b++)
+			{
+				int			is_big = a >= sizeof(ms) / sizeof(ms[0]);
+				int64_t		m = is_big ? big[a - sizeof(ms) / sizeof(ms[0])][0] : ms[a];
+				int64_t		n = is_big ? big[a - sizeof(ms) / sizeof(ms[0])][1] : ns[b];
+				int64_t		k;
+				ld			best_ln;
+				int			brute;
+				bs_error	err;
+				double		t1;
+				double		ms_taken;
+
+				if (is_big && b > 0)
+					continue;
+				/* the slowest brute forces (few items, k* near 1024): a sample */
+				if (!is_big && m >= 2000 && n <= 3 && (m != 5000 || n != 2))
+					continue;
+				t1 = now_ms();
+				check(bs_optimal_k(m, n, c, &k, &err) == BS_OK,
+					  "optimal_k %s m=%lld n=%lld: error", cname(c), (long long) m, (long long) n);
+				ms_taken = now_ms() - t1;
+				if (ms_taken > worst_ms)
+				{
+					worst_ms = ms_taken;
+					snprintf(worst_what, sizeof(worst_what), "%s m=%lld n=%lld", cname(c),
+							 (long long) m, (long long) n);
+				}
+				brute = brute_optimal_k(m, n, c, (int) k, &best_ln);
+				count++;
+				check(brute == k, "optimal_k %s m=%lld n=%lld: %lld, brute force %d (ln %.17Lg)",
+					  cname(c), (long long) m, (long long) n, (long long) k, brute, best_ln);
+			}
+	}
+	{
+		int64_t		k;
+		bs_error	err;
+
+		check(bs_optimal_k(64, 4, BS_CONSTRUCTION_STANDARD, &k, &err) == BS_OK && k == 10,
+			  "optimal_k standard 64 4 (Burns section 3.4: 10)");
+		check(bs_optimal_k(64, 4, BS_CONSTRUCTION_CLASSIC, &k, &err) == BS_OK && k == 9,
+			  "optimal_k classic 64 4 (Burns section 3.4: 9)");
+		check(bs_optimal_k(1000, 0, BS_CONSTRUCTION_STANDARD, &k, &err) == BS_OK && k == 1,
+			  "optimal_k n = 0 gives 1");
+	}
+	printf("D. optimal k: %ld (m, n) against brute force over k; slowest call %.1f ms (%s) (%.1f s)\n",
+		   count, worst_ms, worst_what, (now_ms() - t0) / 1e3);
+}
+
+/* ------------------------------------------------------------------------
+ * E. optimal bits
+ * ------------------------------------------------------------------------ */
+
+static void
+test_optimal_bits(void)
+{
+	static const struct
+	{
+		int64_t		n;
+		double		fpr;
+	}			cases[] = {
+		{1, 0.5}, {1, 0.1}, {1, 1e-3}, {2, 0.3}, {3, 1e-5}, {10, 0.01},
+		{10, 1e-20}, {10, 1e-100}, {100, 0.01}, {100, 1e-4}, {1000, 0.05},
+		{1000, 1e-9}, {12345, 0.001}, {100000, 0.01}, {1000000, 1e-6},
+		{1000000, 0.01}, {100000000, 0.01}, {1000000000, 0.01},
+		{1000000000, 1e-7}, {7, 0.999}, {50, 1e-300}
+	};
+	size_t		i;
+	int			cc;
+	double		worst_ms = 0;
+	char		worst_what[96] = "";
+	double		t0 = now_ms();
+	long		count = 0;
+
+	for (cc = 0; cc <= 1; cc++)
+	{
+		bs_construction c = (bs_construction) cc;
+
+		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		{
+			int64_t		n = cases[i].n;
+			double		fpr = cases[i].fpr;
+			int64_t		m;
+			int64_t		k;
+			bs_error	err;
+			double		t1 = now_ms();
+			bs_status	s = bs_optimal_bits(n, fpr, c, &m, &err);
+			double		taken = now_ms() - t1;
+			ld			at_m;
+			ld			below;
+
+			if (taken > worst_ms)
+			{
+				worst_ms = taken;
+				snprintf(worst_what, sizeof(worst_what), "%s n=%lld fpr=%g", cname(c),
+						 (long long) n, fpr);
+			}
+			check(s == BS_OK, "optimal_bits %s n=%lld fpr=%g: error %s", cname(c),
+				  (long long) n, fpr, s == BS_OK ? "" : err.message);
+			if (s != BS_OK)
+				continue;
+			count++;
+			bs_optimal_k(m, n, c, &k, &err);
+			brute_optimal_k(m, n, c, (int) k, &at_m);
+			/* within the 1e-12 to which rates are computed (exact ties: 1/2) */
+			check(at_m <= logl(fpr) + 1e-12L * (1 - logl(fpr)), "optimal_bits %s n=%lld fpr=%g: m=%lld has best rate %.17Lg > fpr",
+				  cname(c), (long long) n, fpr, (long long) m, expl(at_m));
+			if (m > 1)
+			{
+				brute_optimal_k(m - 1, n, c, (int) k, &below);
+				check(below > logl(fpr) - 1e-12L * (1 - logl(fpr)), "optimal_bits %s n=%lld fpr=%g: m-1=%lld already reaches it (%.17Lg)",
+					  cname(c), (long long) n, fpr, (long long) m - 1, expl(below));
+			}
+		}
+	}
+	{
+		int64_t		m;
+		bs_error	err;
+
+		check(bs_optimal_bits(0, 0.01, BS_CONSTRUCTION_STANDARD, &m, &err) == BS_OK && m == 1,
+			  "optimal_bits n = 0 gives 1");
+		check(bs_optimal_bits(1000000000, 1e-300, BS_CONSTRUCTION_STANDARD, &m, &err) == BS_ERR_TOO_LARGE,
+			  "optimal_bits beyond 2^36 bits gives BS_ERR_TOO_LARGE");
+		check(bs_optimal_bits(100000000, 1e-300, BS_CONSTRUCTION_CLASSIC, &m, &err) == BS_ERR_TOO_LARGE,
+			  "optimal_bits beyond 2^36 bits gives BS_ERR_TOO_LARGE (classic)");
+	}
+	printf("E. optimal bits: %ld (n, fpr) verified at m and m - 1; slowest call %.1f ms (%s) (%.1f s)\n",
+		   count, worst_ms, worst_what, (now_ms() - t0) / 1e3);
+}
+
+/* ------------------------------------------------------------------------
+ * F. API details
+ * ------------------------------------------------------------------------ */
+
+static long interrupts;
+static long allocations;
+static long releases;
+static int	fail_allocations;
+
+static void
+count_interrupt(void)
+{
+	interrupts++;
+}
+
+static void *
+counting_alloc(size_t size)
+{
+	if (fail_allocations)
+		return NULL;
+	allocations++;
+	return malloc(size);
+}
+
+static void
+counting_free(void *p)
+{
+	releases++;
+	free(p);
+}
+
+static void
+expect_param(bs_status s, bs_error *err, const char *what)
+{
+	size_t		len = strlen(err->message);
+
+	check(s == BS_ERR_PARAM && err->status == BS_ERR_PARAM, "%s: expected BS_ERR_PARAM", what);
+	check(len > 0 && err->message[len - 1] != '.' && !(err->message[0] >= 'A' && err->message[0] <= 'Z'),
+		  "%s: message style \"%s\"", what, err->message);
+	len = strlen(err->detail);
+	check(len > 1 && err->detail[len - 1] == '.' && err->detail[0] >= 'A' && err->detail[0] <= 'Z',
+		  "%s: detail style \"%s\"", what, err->detail);
+}
+
+static void
+test_api(void)
+{
+	bs_error	err;
+	double		v;
+	double		v2;
+	double		lo;
+	double		hi;
+	int64_t		k;
+	int64_t		m;
+	long		before = checks;
+
+	/* argument checks */
+	expect_param(bs_fpr_exact(0, 1, 1, BS_CONSTRUCTION_STANDARD, &v, &err), &err, "m = 0");
+	expect_param(bs_fpr_exact(-5, 1, 1, BS_CONSTRUCTION_CLASSIC, &v, &err), &err, "m < 0");
+	expect_param(bs_fpr_exact(10, -1, 1, BS_CONSTRUCTION_STANDARD, &v, &err), &err, "n < 0");
+	expect_param(bs_fpr_exact(10, 1, 0, BS_CONSTRUCTION_STANDARD, &v, &err), &err, "k = 0");
+	expect_param(bs_fpr_exact(10, 1, -3, BS_CONSTRUCTION_STANDARD, &v, &err), &err, "k < 0");
+	expect_param(bs_fpr_exact(10, 1, 11, BS_CONSTRUCTION_CLASSIC, &v, &err), &err, "classic k > m");
+	expect_param(bs_fpr_exact(10, 1, BS_ANALYSIS_MAX_HASHES + 1, BS_CONSTRUCTION_STANDARD, &v, &err),
+				 &err, "k too large");
+	expect_param(bs_fpr_exact(10, 1, 1, (bs_construction) 7, &v, &err), &err, "construction");
+	expect_param(bs_fpr_approx(0, 1, 1, &v, &err), &err, "approx m = 0");
+	expect_param(bs_fpr_bounds(10, -1, 1, &lo, &hi, &err), &err, "bounds n < 0");
+	expect_param(bs_optimal_k(0, 1, BS_CONSTRUCTION_STANDARD, &k, &err), &err, "optimal_k m = 0");
+	expect_param(bs_optimal_k(10, -1, BS_CONSTRUCTION_STANDARD, &k, &err), &err, "optimal_k n < 0");
+	expect_param(bs_optimal_bits(10, 0.0, BS_CONSTRUCTION_STANDARD, &m, &err), &err, "optimal_bits fpr 0");
+	expect_param(bs_optimal_bits(10, 1.0, BS_CONSTRUCTION_STANDARD, &m, &err), &err, "optimal_bits fpr 1");
+	expect_param(bs_optimal_bits(10, NAN, BS_CONSTRUCTION_STANDARD, &m, &err), &err, "optimal_bits fpr NaN");
+	expect_param(bs_optimal_bits(-1, 0.1, BS_CONSTRUCTION_STANDARD, &m, &err), &err, "optimal_bits n < 0");
+	expect_param(bs_efficiency(10, 1, 0, BS_CONSTRUCTION_STANDARD, &v, &err), &err, "efficiency k = 0");
+	expect_param(bs_space_lower_bound(-1, 0.1, &v, &err), &err, "space n < 0");
+	expect_param(bs_space_lower_bound(1, -0.1, &v, &err), &err, "space fpr < 0");
+	expect_param(bs_space_lower_bound(1, NAN, &v, &err), &err, "space fpr NaN");
+	check(bs_fpr_exact(0, 1, 1, BS_CONSTRUCTION_STANDARD, &v, NULL) == BS_ERR_PARAM, "err may be NULL");
+
+	/* n = 0 */
+	check(bs_fpr_exact(100, 0, 5, BS_CONSTRUCTION_STANDARD, &v, &err) == BS_OK && v == 0, "n = 0 standard");
+	check(bs_fpr_exact(100, 0, 5, BS_CONSTRUCTION_CLASSIC, &v, &err) == BS_OK && v == 0, "n = 0 classic");
+	check(bs_fpr_exact_log(100, 0, 5, BS_CONSTRUCTION_CLASSIC, &v, &err) == BS_OK && v == -HUGE_VAL,
+		  "n = 0 log");
+	check(bs_fpr_approx(100, 0, 5, &v, &err) == BS_OK && v == 0, "n = 0 approx");
+	check(bs_fpr_bounds(100, 0, 5, &lo, &hi, &err) == BS_OK && lo == 0 && hi == 0, "n = 0 bounds");
+	check(bs_efficiency(100, 0, 5, BS_CONSTRUCTION_STANDARD, &v, &err) == BS_OK && v == 0, "n = 0 efficiency");
+	check(bs_space_lower_bound(0, 0.01, &v, &err) == BS_OK && v == 0, "n = 0 space");
+
+	/* m = 1 and k = m: every bit set */
+	check(bs_fpr_exact(1, 5, 3, BS_CONSTRUCTION_STANDARD, &v, &err) == BS_OK && v == 1, "m = 1");
+	check(bs_fpr_exact(20, 1, 20, BS_CONSTRUCTION_CLASSIC, &v, &err) == BS_OK && v == 1, "classic k = m");
+
+	/* approximation against its formula */
+	check(bs_fpr_approx(1000, 100, 7, &v, &err) == BS_OK &&
+		  fabs(v / pow(1 - exp(-0.7), 7) - 1) < 1e-13, "approx formula");
+	check(bs_fpr_approx(INT64_C(1) << 40, 1, 1, &v, &err) == BS_OK &&
+		  fabs(v / (-expm1(-1.0 / 1099511627776.0)) - 1) < 1e-14, "approx is computed stably");
+
+	/* efficiency: n log2(1/p)/m; Corollary 27: k = 1, p = 1/2 peak */
+	check(bs_fpr_exact(100, 69, 1, BS_CONSTRUCTION_STANDARD, &v2, &err) == BS_OK &&
+		  bs_efficiency(100, 69, 1, BS_CONSTRUCTION_STANDARD, &v, &err) == BS_OK &&
+		  fabs(v - 69 * -log2(v2) / 100) < 1e-12, "efficiency formula");
+	check(fabs(v - 0.69) < 0.01, "efficiency at the peak of a 100-bit standard filter is about 0.69 (%g)", v);
+	check(bs_efficiency(100, 1, 50, BS_CONSTRUCTION_CLASSIC, &v, &err) == BS_OK &&
+		  fabs(v - 0.96) < 0.01, "classic peak efficiency of 100 bits is about 0.96 (%g)", v);
+	/* classic n = 1: p = 1/C(m,k) = e^-16962, below the long double range */
+	check(bs_efficiency(INT64_C(1) << 33, 1, 1000, BS_CONSTRUCTION_CLASSIC, &v, &err) == BS_ERR_TOO_LARGE,
+		  "efficiency of a rate below the long double range is refused");
+	check(bs_space_lower_bound(1000, 0.01, &v, &err) == BS_OK &&
+		  fabs(v - 1000 * log2(100.0)) < 1e-9, "space lower bound");
+
+	/* hooks: interrupts are polled; every allocation is released */
+	bs_analysis_interrupt_check = count_interrupt;
+	bs_analysis_alloc = counting_alloc;
+	bs_analysis_free = counting_free;
+	check(bs_fpr_exact(1000000, 5000, 1000, BS_CONSTRUCTION_CLASSIC, &v, &err) == BS_OK,
+		  "long computation with hooks");
+	check(interrupts > 10, "interrupt hook called %ld times", interrupts);
+	check(bs_optimal_bits(1000, 1e-6, BS_CONSTRUCTION_CLASSIC, &m, &err) == BS_OK,
+		  "optimal_bits with hooks");
+	check(allocations > 0 && allocations == releases, "allocations %ld, releases %ld",
+		  allocations, releases);
+	fail_allocations = 1;
+	check(bs_fpr_exact(1000000, 5000, 1000, BS_CONSTRUCTION_CLASSIC, &v, &err) == BS_ERR_TOO_LARGE,
+		  "allocation failure gives BS_ERR_TOO_LARGE");
+	fail_allocations = 0;
+	bs_analysis_interrupt_check = NULL;
+	bs_analysis_alloc = malloc;
+	bs_analysis_free = free;
+
+	printf("F. API: %ld checks\n", checks - before);
+}
+
+/* ------------------------------------------------------------------------
+ * G. timings
+ * ------------------------------------------------------------------------ */
+
+static void
+test_timings(void)
+{
+	static const int64_t ms[] = {1, 2, 10, 100, 1000, 5000, 65536, 1000000,
+	INT64_C(1) << 24, INT64_C(1) << 28, INT64_C(1) << 30, INT64_C(1) << 33};
+	static const int64_t ks[] = {1, 2, 5, 16, 32, 48, 64, 100, 200, 500, 700, 1000};
+	static const double loads[] = {1e-4, 0.01, 0.1, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 8, 12, 20, 50};
+	size_t		a;
+	size_t		b;
+	size_t		d;
+	int			cc;
+	long		count = 0;
+
+	for (a = 0; a < sizeof(ms) / sizeof(ms[0]); a++)
+		for (b = 0; b < sizeof(ks) / sizeof(ks[0]); b++)
+			for (d = 0; d < sizeof(loads) / sizeof(loads[0]); d++)
+				for (cc = 0; cc <= 1; cc++)
+				{
+					int64_t		m = ms[a];
+					int64_t		k = ks[b];
+					double		nd = floor(loads[d] * (double) m / (double) k + 0.5);
+					int64_t		n = nd < 1 ? 1 : nd > 1e9 ? 1000000000 : (int64_t) nd;
+					int			ok;
+
+					if (cc == 1 && k > m)
+						continue;
+					timed_ln(m, n, k, (bs_construction) cc, &ok);
+					check(ok, "timing case %s m=%lld n=%lld k=%lld", cname((bs_construction) cc),
+						  (long long) m, (long long) n, (long long) k);
+					count++;
+				}
+	printf("G. timings over all the calls above plus a grid of %ld (m, n, k) up to m = 2^33, n = 1e9:\n", count);
+	printf("   slowest k <= 64:        %8.2f ms  (%s)\n", worst_k64.ms, worst_k64.what);
+	printf("   slowest 64 < k <= 1000: %8.2f ms  (%s)\n", worst_k1000.ms, worst_k1000.what);
+	printf("   slowest k > 1000:       %8.2f ms  (%s)\n", worst_kbig.ms, worst_kbig.what);
+}
+
+int
+main(int argc, char **argv)
+{
+	FILE	   *ref = open_reference(argc, argv);
+	double		t0 = now_ms();
+
+	if (ref == NULL)
+	{
+		printf("cannot open the reference file (test/analysis_reference.txt)\n");
+		check(0, "reference file");
+	}
+	else
+	{
+		test_reference(ref);
+		fclose(ref);
+	}
+	test_chains();
+	test_bounds();
+	test_optimal_k();
+	test_optimal_bits();
+	test_api();
+	test_timings();
+	printf("(%.1f s)\n", (now_ms() - t0) / 1e3);
+	printf("analysis: %ld checks, %ld failed\n", checks, failures);
+	return failures > 0 ? 1 : 0;
+}
