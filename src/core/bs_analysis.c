@@ -1150,7 +1150,7 @@ bs_efficiency(int64_t m, int64_t n, int64_t k, bs_construction c, double *out,
 	if (isinf(ln))
 		return bs_fail(err, BS_ERR_TOO_LARGE,
 					   "false-positive rate is too small to compute its efficiency",
-					   "The rate of m = %lld, n = %lld, k = %lld is below about 1e-4900.",
+					   "The rate of m = %lld, n = %lld, k = %lld underflows the long double range.",
 					   (long long) m, (long long) n, (long long) k);
 	if (ln > 0)
 		ln = 0;
@@ -1172,7 +1172,7 @@ bs_space_lower_bound(int64_t n, double fpr, double *bits_out, bs_error *err)
 /* ------------------------------------------------------------------------
  * Optimal k and m
  *
- * Both searches rest on two facts, not on any assumed shape of f in k.
+ * The searches rest on the following.
  *
  * 1. Lower bounds valid for every k, cheap to evaluate:
  *		standard	f_S >= M(m,n,k) = (mu_S/m)^k, mu_S = m(1-(1-1/m)^{nk})
@@ -1183,12 +1183,22 @@ bs_space_lower_bound(int64_t n, double fpr, double *bits_out, bs_error *err)
  *    The k are visited in increasing order of their bound, each evaluated
  *    exactly, and the visit stops when the next bound exceeds the best rate
  *    found (minimisation) or the target rate (decision): every k left has a
- *    rate above it.  The result is therefore the true optimum over 1..K_max,
- *    with a number of exact evaluations equal to the number of k whose bound
- *    falls below the optimum (a handful for large m, a few dozen for small
- *    m where the bounds are looser).  Rates within 1e-12 relative of each
- *    other (the accuracy of the computation) count as ties, resolved to the
- *    smaller k.
+ *    rate above it.  When that happens within CERTIFY_BUDGET (8) exact
+ *    evaluations, the result is certified to be the optimum over 1..K_max.
+ *    That is the usual case for large m, where the bounds are tight.  Rates
+ *    within 1e-12 relative of each other (the accuracy of the computation)
+ *    count as ties, resolved to the smaller k.
+ *
+ * 3. For small m the bounds are loose (their gap grows like k^2/m: about
+ *    200 k fall below the optimum for m = 5000, n = 10), and certifying
+ *    would take hundreds of evaluations.  Past the budget, the search
+ *    assumes that f(m, n, .) is unimodal in k (decreasing, then
+ *    nondecreasing): it walks downhill from the best k found with doubling
+ *    steps and finishes with a golden-section search, some 15-30 exact
+ *    evaluations.  Unimodality is what Burns observes (Fig. 6-8) but does
+ *    not prove; test/test_analysis.c verifies the answers against a brute
+ *    force over all k for several hundred (m, n) pairs of both
+ *    constructions.
  *
  * 2. For fixed n and k the exact rate does not increase with m (couplings:
  *    a ball or a k-subset thrown among m+1 bits becomes one among m bits when
@@ -1197,7 +1207,8 @@ bs_space_lower_bound(int64_t n, double fpr, double *bits_out, bs_error *err)
  *    Q_S(d), Q_C(k) and the law of the number D of distinct query positions
  *    all move the right way, and Q_S(d) decreases in d).  So min_k f(m,n,k)
  *    does not increase with m (for the classic filter the range of k even
- *    grows with m), and "some k reaches rate <= fpr" is monotone in m:
+ *    grows with m), and "some k reaches rate <= fpr" is monotone in m
+ *    (this part is proven, and it holds whatever the shape in k):
  *    bs_optimal_bits finds the smallest such m by a secant estimate of
  *    ln min_k f(m) followed by galloping and bisection on that decision.
  * ------------------------------------------------------------------------ */
