@@ -171,28 +171,29 @@ textbook_bits(double capacity, double fpr)
 	return ceil(-capacity * log(fpr) / (M_LN2 * M_LN2));
 }
 
-/*
- * The largest capacity whose textbook filter at fpr fits in max_prime bits,
- * by bisection on the same test the sizing uses (textbook_bits grows with n).
- */
-static int64_t
-largest_textbook_capacity(double fpr, uint64_t max_prime)
+int64_t
+bs_largest_capacity(double fpr, int64_t too_large,
+					bool (*fits) (int64_t capacity, double fpr))
 {
-	int64_t		fits = 0;
-	int64_t		too_large = INT64_MAX;
+	int64_t		fitting = 0;
 
-	if (textbook_bits((double) INT64_MAX, fpr) <= (double) max_prime)
-		return INT64_MAX;
-	while (too_large - fits > 1)
+	while (too_large - fitting > 1)
 	{
-		int64_t		mid = fits + (too_large - fits) / 2;
+		int64_t		mid = fitting + (too_large - fitting) / 2;
 
-		if (textbook_bits((double) mid, fpr) <= (double) max_prime)
-			fits = mid;
+		if (fits(mid, fpr))
+			fitting = mid;
 		else
 			too_large = mid;
 	}
-	return fits;
+	return fitting;
+}
+
+/* True when the textbook filter for n items at fpr fits in a filter. */
+static bool
+textbook_fits(int64_t n, double fpr)
+{
+	return textbook_bits((double) n, fpr) <= (double) bs_prev_prime(BS_BLOOM_MAX_BITS);
 }
 
 bs_status
@@ -210,7 +211,8 @@ bs_bloom_size_textbook(int64_t capacity, double fpr, uint64_t *bits,
 	raw = textbook_bits((double) capacity, fpr);
 	if (raw > (double) max_prime)
 	{
-		int64_t		largest = largest_textbook_capacity(fpr, max_prime);
+		/* capacity does not fit, so it bounds the search from above */
+		int64_t		largest = bs_largest_capacity(fpr, capacity, textbook_fits);
 
 		char		message[sizeof(err->message)];
 

@@ -166,6 +166,13 @@ bs_status	bs_bloom_size_textbook(int64_t capacity, double fpr,
 								   uint64_t *bits, uint32_t *hashes,
 								   bs_error *err);
 
+/*
+ * The largest capacity n in [0, too_large) for which fits(n, fpr) holds,
+ * by bisection; fits must hold at 0 and be false from some point on.
+ */
+int64_t		bs_largest_capacity(double fpr, int64_t too_large,
+								bool (*fits) (int64_t capacity, double fpr));
+
 /* Checks of the arguments of the sizing functions (22023 on failure). */
 bs_status	bs_check_capacity(int64_t capacity, bs_error *err);
 bs_status	bs_check_fpr(double fpr, bs_error *err);

@@ -26,24 +26,6 @@ capacity_fits(int64_t n, double fpr)
 		(uint64_t) m <= largest_sizable_bits();
 }
 
-/* The largest capacity that fits at fpr, by bisection (fitting shrinks with n). */
-static int64_t
-largest_capacity(double fpr, int64_t too_large)
-{
-	int64_t		fits = 0;
-
-	while (too_large - fits > 1)
-	{
-		int64_t		mid = fits + (too_large - fits) / 2;
-
-		if (capacity_fits(mid, fpr))
-			fits = mid;
-		else
-			too_large = mid;
-	}
-	return fits;
-}
-
 bs_status
 bs_bloom_size_exact(int64_t capacity, double fpr, uint64_t *bits,
 					uint32_t *hashes, bs_error *err)
@@ -67,7 +49,7 @@ bs_bloom_size_exact(int64_t capacity, double fpr, uint64_t *bits,
 		/* capacity does not fit, so it bounds the search from above */
 		snprintf(message, sizeof(message),
 				 "bloomfilter for %lld items at false-positive rate %.15g is too large; the largest capacity at that rate is %lld",
-				 (long long) capacity, fpr, (long long) largest_capacity(fpr, capacity));
+				 (long long) capacity, fpr, (long long) bs_largest_capacity(fpr, capacity, capacity_fits));
 		return bs_fail(err, BS_ERR_TOO_LARGE, message,
 					   "The largest filter has %llu bits (750 MB, so that its text form stays under PostgreSQL's 1 GB value limit).",
 					   (unsigned long long) largest_sizable_bits());
