@@ -1183,8 +1183,8 @@ bs_space_lower_bound(int64_t n, double fpr, double *bits_out, bs_error *err)
  *    The k are visited in increasing order of their bound, each evaluated
  *    exactly, and the visit stops when the next bound exceeds the best rate
  *    found (minimisation) or the target rate (decision): every k left has a
- *    rate above it.  When that happens within CERTIFY_BUDGET (8) exact
- *    evaluations, the result is certified to be the optimum over 1..K_max.
+ *    rate above it.  When that happens within CERTIFY_BUDGET (8; 2 for
+ *    k above 128) exact evaluations, the result is certified to be the optimum over 1..K_max.
  *    That is the usual case for large m, where the bounds are tight.  Rates
  *    within 1e-12 relative of each other (the accuracy of the computation)
  *    count as ties, resolved to the smaller k.
@@ -1451,8 +1451,18 @@ unimodal_min(rate_cache *rc, int start, int *k_out, bs_error *err)
 	return BS_OK;
 }
 
-/* exact evaluations allowed to the bound-ordered pass before falling back */
+/*
+ * Exact evaluations allowed to the bound-ordered pass before falling back.
+ * An evaluation costs about k times more for large k (some 20 ms at k = 1000),
+ * and where the optimum k is that large the filter is so sparse that the
+ * bounds are loose and certification fails anyway; so the budget shrinks
+ * there, leaving the answer to the unimodal search (the same answer whenever
+ * the rate is unimodal in k, which test/test_analysis.c checks against brute
+ * force).
+ */
 #define CERTIFY_BUDGET 8
+#define CERTIFY_BUDGET_LARGE_K 2
+#define LARGE_K 128
 
 /*
  * decide == 0: the k minimising the rate (ties to the smaller k) and its ln.
@@ -1514,7 +1524,7 @@ search_k(int64_t m, int64_t n, bs_construction c, int decide, ld target,
 			}
 			if (rc->known[k])
 				continue;
-			if (rc->evaluations >= CERTIFY_BUDGET)
+			if (rc->evaluations >= (guess > LARGE_K ? CERTIFY_BUDGET_LARGE_K : CERTIFY_BUDGET))
 				break;
 		}
 		if ((s = cached_rate(rc, k, &ln, err)) != BS_OK)
