@@ -254,7 +254,13 @@ test_reference(FILE *f)
 			check(ok && v > 0 && v < DBL_MIN, "reference %s %lld %lld %lld: subnormal rate %.17g",
 				  cons, m, n, k, v);
 		if (!isinf(ref_ln) && ref_ln < -200 * LN10)
+		{
 			tiny++;
+			/* the acceptance's 1e-300 and 1e-250 scale rates, shown */
+			if (ref_ln > -310 * LN10 && ref_ln < -240 * LN10)
+				printf("   tiny: %s m=%lld n=%lld k=%lld rate %.6Le, rel error %.2Lg\n",
+					   cons, m, n, k, expl(ref_ln), rel);
+		}
 	}
 	printf("A. reference: %d cases (%d exact, max rel error %.2Lg; %d high-precision, max rel error %.2Lg); %d below 1e-200\n",
 		   cases, small_cases, max_small, large_cases, max_large, tiny);

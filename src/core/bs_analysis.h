@@ -122,8 +122,9 @@ bs_status	bs_fpr_bounds(int64_t m, int64_t n, int64_t k, double *lower,
  * ties.  Method (bs_analysis.c, "Optimal k and m"): the k are visited in
  * increasing order of a Jensen lower bound of their rate and evaluated
  * exactly until the bound exceeds the best rate found, which certifies the
- * optimum; when that takes more than 8 evaluations (small m, loose bounds)
- * a bracketing + golden-section search takes over, which relies on the rate
+ * optimum; when that takes more than 8 evaluations (2 when the optimum is
+ * above k = 128; small m, loose bounds) a bracketing + golden-section
+ * search takes over, which relies on the rate
  * being unimodal in k (verified by brute force in test/test_analysis.c).
  */
 bs_status	bs_optimal_k(int64_t m, int64_t n, bs_construction c, int64_t *k_out,
