@@ -21,10 +21,8 @@
 
 #include "catalog/pg_type.h"
 #include "utils/builtins.h"
-#include "utils/date.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
-#include "utils/timestamp.h"
 #include "utils/uuid.h"
 
 void
