@@ -15,7 +15,8 @@ OBJS = $(CORE_OBJS) $(PG_OBJS)
 
 REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
 	bloomfilter_membership bloomfilter_aggregate bloomfilter_malformed \
-	bloomfilter_setops bloomfilter_estimates bloomfilter_analysis
+	bloomfilter_setops bloomfilter_estimates bloomfilter_analysis \
+	bloomfilter_format
 
 PG_CONFIG ?= pg_config
 PG_CFLAGS = -Wall -Wextra

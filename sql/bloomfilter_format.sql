@@ -1,0 +1,30 @@
+-- Values stored by this version stay readable: test/bloomfilter_v1.tsv holds
+-- filters written in format version 1 (text form, one per line) when the
+-- format was introduced.  Reading them must give the identical text back and
+-- the same answers.  A later format version must keep this test passing
+-- (README.md, "Format versions").
+CREATE EXTENSION IF NOT EXISTS bloomsketch;
+
+CREATE TABLE fmt_v1 (what text, f bloomfilter);
+\copy fmt_v1 FROM 'test/bloomfilter_v1.tsv'
+CREATE TABLE fmt_v1_text (what text, t text);
+\copy fmt_v1_text FROM 'test/bloomfilter_v1.tsv'
+
+SELECT what, b.format_version, b.family,
+       b.bits, b.hashes, b.seed, b.items_added, f::text = t AS identical_text
+FROM fmt_v1 JOIN fmt_v1_text USING (what), LATERAL bloom_info(f) b
+ORDER BY what;
+
+-- The same answers as when the values were written.
+SELECT (SELECT count(*) FROM generate_series(1, 1000) i WHERE bloom_contains(f, i)) AS members_found,
+       (SELECT count(*) FROM generate_series(1001, 101000) i WHERE bloom_contains(f, i)) AS false_positives
+FROM fmt_v1 WHERE what LIKE 'integer%';
+SELECT (SELECT count(*) FROM generate_series(1, 26) i WHERE bloom_contains(f, chr(96 + i))) AS letters_found,
+       bloom_contains(f, 'A') AS upper_a
+FROM fmt_v1 WHERE what LIKE 'text%';
+SELECT bloom_contains(f, '6ba7b810-9dad-11d1-80b4-00c04fd430c8'::uuid) AS uuid_found FROM fmt_v1 WHERE what = 'uuid';
+SELECT bloom_contains(f, '10.0.0.1'::inet) AS inet_found, bloom_contains(f, '10.0.0.2'::inet) AS other_inet
+FROM fmt_v1 WHERE what = 'inet (other)';
+-- Filters built now with the same parameters still combine with them.
+SELECT (f | (SELECT bloom_agg(i::bigint, 1000, 0.01) FROM generate_series(1001, 1010) i)) IS NOT NULL AS combines
+FROM fmt_v1 WHERE what LIKE 'integer%';
