@@ -39,5 +39,12 @@ fi
 [ -f "$BS_ROOT/regression.diffs" ] && head -200 "$BS_ROOT/regression.diffs"
 passed=$((passed + r_ok))
 failed=$((failed + r_failed))
+
+bs_log "dump/restore and COPY round trips"
+if PG_BIN=$PG_BIN bash "$BS_ROOT/test/dump_restore.sh" >"$BS_ROOT/test/dump.out" 2>&1; then
+	passed=$((passed + 1)); echo "ok     dump/restore and COPY round trips"
+else
+	failed=$((failed + 1)); echo "FAILED dump/restore and COPY round trips"; tail -20 "$BS_ROOT/test/dump.out"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
