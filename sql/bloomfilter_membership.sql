@@ -72,3 +72,15 @@ FROM mem_filters WHERE family = 'integer';
 SELECT bloom_add(f, NULL::bigint)::bytea = f::bytea AS unchanged,
        bloom_add(NULL::bloomfilter, 1) IS NULL AS null_filter
 FROM mem_filters WHERE family = 'integer';
+
+-- Probing many stored filters in turn (a join against per-day filters) gives,
+-- for every filter, the same answers as probing it alone: the per-call-site
+-- cache of detoasted filters never confuses one filter for another, also when
+-- there are more filters than it holds.
+CREATE TABLE mem_days AS
+SELECT d, bloom_agg(i, 3000, 0.01) AS f
+FROM generate_series(1, 300) d, LATERAL generate_series(d * 10, d * 10 + 2999) i GROUP BY d;
+CREATE TABLE mem_probes AS SELECT i FROM generate_series(1, 4000) i;
+SELECT count(*) AS days, bool_and(j.hits = s.hits) AS join_equals_alone, sum(j.hits) AS total_hits
+FROM (SELECT d, count(*) AS hits FROM mem_probes p JOIN mem_days m ON bloom_contains(m.f, p.i) GROUP BY d) j
+JOIN LATERAL (SELECT count(*) AS hits FROM mem_probes p WHERE bloom_contains((SELECT f FROM mem_days x WHERE x.d = j.d), p.i)) s ON true;

@@ -7,7 +7,9 @@
  * cost O(m) per row.  The cache below keeps the detoasted filter for as long
  * as the raw datum is the same: an on-disk TOAST pointer names its value by
  * (toast relation, value id), and an inline compressed datum is its own bytes,
- * so comparing those few raw bytes identifies the value exactly.  Plain
+ * so comparing those few raw bytes identifies the value exactly.  Up to 256
+ * such filters (64 MB) are kept per call site, for joins that alternate
+ * between stored filters.  Plain
  * values need no detoasting; large constant ones are still copied once into
  * huge-page memory, others get only the O(1) shape check.
  */
@@ -16,6 +18,7 @@
 #include "../core/bs_probe.h"
 
 #include "access/detoast.h"
+#include "common/hashfn.h"
 #include "utils/memutils.h"
 
 /* Raw datums up to this size are compared byte for byte to find a cache hit. */
@@ -23,15 +26,34 @@
 /* Plain constant filters at least this large get a huge-page copy. */
 #define COPY_THRESHOLD (4 * 1024 * 1024)
 
+/*
+ * Stored filters remembered per call site.  A join that probes several
+ * stored filters in turn (one per day, say) finds each of them here instead
+ * of detoasting it again; the least recently used one is dropped when there
+ * are too many or they take too much memory.
+ */
+#define CACHED_FILTERS 256
+#define CACHED_BYTES (64 * 1024 * 1024)
+
+typedef struct CachedFilter
+{
+	struct varlena *raw;		/* the raw datum's bytes, NULL if unused */
+	Size		raw_size;
+	uint32		raw_hash;		/* hash of those bytes, compared first */
+	bs_bloom   *filter;			/* its private, detoasted copy */
+	uint64		last_use;
+} CachedFilter;
+
 typedef struct ProbeCache
 {
 	Oid			value_type;		/* InvalidOid until the first call */
 	ValueKind	kind;
-	/* private copy of the filter, valid while raw has the same bytes */
-	struct varlena *raw;
-	Size		raw_size;
-	bs_bloom   *detoasted;
-	Datum		stable_datum;	/* address of a constant or parameter copied */
+	CachedFilter stored[CACHED_FILTERS];
+	Size		stored_bytes;
+	uint64		uses;
+	/* a large constant or parameter, copied once */
+	Datum		stable_datum;
+	bs_bloom   *stable_copy;
 	/* probing constants for the filter seen last */
 	bool		probe_ready;
 	bs_probe	probe;
@@ -85,15 +107,71 @@ keep_copy(FunctionCallInfo fcinfo, const bs_bloom *filter)
 }
 
 static void
-forget_copy(ProbeCache *cache)
+forget_stored(ProbeCache *cache, CachedFilter *entry)
 {
-	if (cache->detoasted != NULL)
-		pfree(cache->detoasted);
-	if (cache->raw != NULL)
-		pfree(cache->raw);
-	cache->detoasted = NULL;
-	cache->raw = NULL;
-	cache->stable_datum = (Datum) 0;
+	cache->stored_bytes -= VARSIZE(entry->filter);
+	pfree(entry->filter);
+	pfree(entry->raw);
+	entry->raw = NULL;
+	entry->filter = NULL;
+}
+
+/* The cached copy of a stored filter with these raw bytes, or NULL. */
+static bs_bloom *
+find_stored(ProbeCache *cache, const struct varlena *raw, Size raw_size, uint32 raw_hash)
+{
+	for (int i = 0; i < CACHED_FILTERS; i++)
+	{
+		CachedFilter *entry = &cache->stored[i];
+
+		if (entry->raw_hash == raw_hash && entry->raw != NULL && entry->raw_size == raw_size &&
+			memcmp(entry->raw, raw, raw_size) == 0)
+		{
+			entry->last_use = ++cache->uses;
+			return entry->filter;
+		}
+	}
+	return NULL;
+}
+
+/* Remember a detoasted filter, dropping the least recently used ones as needed. */
+static void
+remember_stored(FunctionCallInfo fcinfo, ProbeCache *cache,
+				const struct varlena *raw, Size raw_size, uint32 raw_hash,
+				bs_bloom *filter)
+{
+	CachedFilter *slot = NULL;
+
+	for (;;)
+	{
+		CachedFilter *oldest = NULL;
+		int			used = 0;
+
+		for (int i = 0; i < CACHED_FILTERS; i++)
+		{
+			CachedFilter *entry = &cache->stored[i];
+
+			if (entry->raw == NULL)
+				continue;
+			used++;
+			if (oldest == NULL || entry->last_use < oldest->last_use)
+				oldest = entry;
+		}
+		if (oldest == NULL ||
+			(used < CACHED_FILTERS && cache->stored_bytes + VARSIZE(filter) <= CACHED_BYTES))
+			break;
+		forget_stored(cache, oldest);
+	}
+	for (int i = 0; i < CACHED_FILTERS && slot == NULL; i++)
+		if (cache->stored[i].raw == NULL)
+			slot = &cache->stored[i];
+	slot->raw = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, raw_size);
+	memcpy(slot->raw, raw, raw_size);
+	slot->raw_size = raw_size;
+	slot->raw_hash = raw_hash;
+	slot->filter = filter;
+	slot->last_use = ++cache->uses;
+	cache->stored_bytes += VARSIZE(filter);
 }
 
 /*
@@ -111,6 +189,7 @@ cached_filter_arg(FunctionCallInfo fcinfo, int arg, ProbeCache *cache)
 	Datum		datum = PG_GETARG_DATUM(arg);
 	struct varlena *raw = (struct varlena *) DatumGetPointer(datum);
 	Size		raw_size;
+	uint32		raw_hash;
 	bs_bloom   *filter;
 	MemoryContext old;
 
@@ -123,11 +202,12 @@ cached_filter_arg(FunctionCallInfo fcinfo, int arg, ProbeCache *cache)
 		}
 		if (cache->stable_datum != datum)
 		{
-			forget_copy(cache);
-			cache->detoasted = keep_copy(fcinfo, (bs_bloom *) raw);
+			if (cache->stable_copy != NULL)
+				pfree(cache->stable_copy);
+			cache->stable_copy = keep_copy(fcinfo, (bs_bloom *) raw);
 			cache->stable_datum = datum;
 		}
-		return cache->detoasted;
+		return cache->stable_copy;
 	}
 	if (VARATT_IS_EXTERNAL_ONDISK(raw))
 		raw_size = VARSIZE_EXTERNAL(raw);
@@ -141,28 +221,24 @@ cached_filter_arg(FunctionCallInfo fcinfo, int arg, ProbeCache *cache)
 		return filter;
 	}
 
-	if (cache->raw != NULL && cache->raw_size == raw_size &&
-		memcmp(cache->raw, raw, raw_size) == 0)
-		return cache->detoasted;
+	raw_hash = hash_bytes((const unsigned char *) raw, (int) raw_size);
+	if ((filter = find_stored(cache, raw, raw_size, raw_hash)) != NULL)
+		return filter;
 
-	forget_copy(cache);
 	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 	filter = (bs_bloom *) detoast_attr(raw);
 	MemoryContextSwitchTo(old);
 	if (VARSIZE(filter) >= COPY_THRESHOLD)
 	{
-		cache->detoasted = keep_copy(fcinfo, filter);
+		bs_bloom   *copy = keep_copy(fcinfo, filter);
+
 		pfree(filter);
+		filter = copy;
 	}
 	else
-	{
 		check_shape_or_error(filter);
-		cache->detoasted = filter;
-	}
-	cache->raw = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, raw_size);
-	memcpy(cache->raw, raw, raw_size);
-	cache->raw_size = raw_size;
-	return cache->detoasted;
+	remember_stored(fcinfo, cache, raw, raw_size, raw_hash, filter);
+	return filter;
 }
 
 /* Probing constants for this filter, recomputed only when its shape changes. */
