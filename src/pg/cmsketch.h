@@ -1,0 +1,76 @@
+/*
+ * cmsketch.h — declarations shared by the PostgreSQL layer of cmsketch.
+ */
+#ifndef CMSKETCH_H
+#define CMSKETCH_H
+
+#include "bloomsketch.h"
+
+#include "../core/bs_cms.h"
+#include "../core/bs_cms_codec.h"
+
+#define DatumGetCmsP(d) ((bs_cms *) DatumGetPointer(d))
+
+/* The fixed seed and error bounds of aggregate-built sketches (design.md decision 2). */
+#define CMS_AGG_SEED 0
+#define CMS_DEFAULT_EPSILON 0.001
+#define CMS_DEFAULT_DELTA 0.001
+
+/* A zeroed, empty sketch of these (checked) dimensions in the given context. */
+bs_cms	   *cms_alloc(MemoryContext context, uint32 width, uint32 depth,
+					  uint32 copies, uint64 seed);
+
+/* Size a sketch for (epsilon, delta), raising 22023 or 54000. */
+void		cms_size_or_error(double epsilon, double delta, uint32 *width,
+							  uint32 *depth, uint32 *copies);
+
+/* Raise the error of an update or merge: 22003 for a count out of range. */
+pg_attribute_noreturn() void cms_report_arith(const bs_error *err);
+
+/* The O(1) shape check of a stored sketch: XX001 when it is corrupt. */
+void		cms_check_shape_or_error(const bs_cms *cms);
+
+/* Add count occurrences of one value, in place, with the range checks. */
+void		cms_add_value(bs_cms *cms, const bs_cms_probe *probe,
+						  const ValueKind *kind, Datum value, int64 count);
+
+/* The 22023 error, with a hint, for a value of the wrong family. */
+pg_attribute_noreturn() void cms_family_mismatch_error(const bs_cms *cms,
+														const ValueKind *kind);
+
+/* Error (22023, with a hint) unless the sketch accepts values of this kind. */
+static inline void
+cms_check_family(const bs_cms *cms, const ValueKind *kind)
+{
+	if (unlikely(cms->family != kind->family || cms->type_tag != kind->type_tag) &&
+		cms->family != BS_FAMILY_NONE)
+		cms_family_mismatch_error(cms, kind);
+}
+
+/* Give an empty sketch this kind's family, or check it as cms_check_family does. */
+static inline void
+cms_adopt_family(bs_cms *cms, const ValueKind *kind)
+{
+	if (unlikely(cms->family == BS_FAMILY_NONE))
+	{
+		cms->family = kind->family;
+		cms->type_tag = kind->type_tag;
+	}
+	else
+		cms_check_family(cms, kind);
+}
+
+/* Probing constants of a sketch, recomputed only when its shape changes. */
+static inline const bs_cms_probe *
+cms_probe_for(bs_cms_probe *probe, bool *ready, const bs_cms *cms)
+{
+	if (!*ready || probe->width != cms->width || probe->depth != cms->depth ||
+		probe->copies != cms->copies || probe->seed != cms->seed)
+	{
+		bs_cms_probe_init(probe, cms->width, cms->depth, cms->copies, cms->seed);
+		*ready = true;
+	}
+	return probe;
+}
+
+#endif							/* CMSKETCH_H */

@@ -1,0 +1,164 @@
+/*
+ * cmsketch_agg.c — cms_agg's transition function and the in-place merge
+ * that is cms_agg's combine function and cms_merge_agg's transition.
+ *
+ * The state is the cmsketch itself (design.md decision 1): built on the
+ * first non-NULL value, then updated in place, so a row costs one hash per
+ * copy and d counter increments, never a copy of the sketch.  Merging is a
+ * counter-wise sum, which is order-independent, so partial aggregation
+ * (parallel workers, a distributed coordinator) gives the same bytes as one
+ * pass over all rows.
+ */
+#include "cmsketch.h"
+
+#include "utils/memutils.h"
+
+typedef struct CmsAggCache
+{
+	ValueKind	kind;
+	/* the sizing of the (epsilon, delta) pair seen last */
+	bool		sized;
+	double		epsilon;
+	double		delta;
+	uint32		width;
+	uint32		depth;
+	uint32		copies;
+	bs_cms_probe probe;
+} CmsAggCache;
+
+/* The call site's cache, sized for (epsilon, delta) unless that pair was seen last. */
+static CmsAggCache *
+agg_cache(FunctionCallInfo fcinfo, double epsilon, double delta)
+{
+	CmsAggCache *cache = (CmsAggCache *) fcinfo->flinfo->fn_extra;
+
+	if (cache == NULL)
+	{
+		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CmsAggCache));
+		value_kind_init(&cache->kind, get_fn_expr_argtype(fcinfo->flinfo, 1),
+						fcinfo->flinfo->fn_mcxt);
+		fcinfo->flinfo->fn_extra = cache;
+	}
+	if (!cache->sized || cache->epsilon != epsilon || cache->delta != delta)
+	{
+		cms_size_or_error(epsilon, delta, &cache->width, &cache->depth, &cache->copies);
+		bs_cms_probe_init(&cache->probe, cache->width, cache->depth, cache->copies,
+						  CMS_AGG_SEED);
+		cache->epsilon = epsilon;
+		cache->delta = delta;
+		cache->sized = true;
+	}
+	return cache;
+}
+
+PG_FUNCTION_INFO_V1(cms_agg_trans);
+/*
+ * cms_agg transition: add one value (with a count, in the weighted forms) to
+ * the group's sketch in place.  Arguments: state, value, then count (3 or 5
+ * arguments) and epsilon, delta (4 or 5 arguments).
+ */
+Datum
+cms_agg_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext;
+	CmsAggCache *cache;
+	bs_cms	   *state;
+	int			nargs = PG_NARGS();
+	bool		weighted = nargs == 3 || nargs == 5;
+	int			bounds_arg = weighted ? 3 : 2;
+	double		epsilon = CMS_DEFAULT_EPSILON;
+	double		delta = CMS_DEFAULT_DELTA;
+	int64		count = 1;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		elog(ERROR, "cms_agg_trans called in non-aggregate context");
+
+	if (PG_ARGISNULL(1) || (weighted && PG_ARGISNULL(2)))
+	{
+		/* NULL values (and NULL counts) are skipped, as sum() skips them */
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	if (nargs >= 4)
+	{
+		if (PG_ARGISNULL(bounds_arg) || PG_ARGISNULL(bounds_arg + 1))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("cms_agg epsilon and delta must not be null")));
+		epsilon = PG_GETARG_FLOAT8(bounds_arg);
+		delta = PG_GETARG_FLOAT8(bounds_arg + 1);
+	}
+	if (weighted)
+		count = PG_GETARG_INT64(2);
+
+	cache = agg_cache(fcinfo, epsilon, delta);
+
+	if (PG_ARGISNULL(0))
+	{
+		/*
+		 * A new state: PostgreSQL copies whatever the first call returns into
+		 * the aggregate context, so build it in the per-row context.
+		 */
+		state = cms_alloc(CurrentMemoryContext, cache->width, cache->depth,
+						  cache->copies, CMS_AGG_SEED);
+	}
+	else
+	{
+		state = DatumGetCmsP(PG_GETARG_DATUM(0));
+		if (state->width != cache->width || state->depth != cache->depth ||
+			state->copies != cache->copies)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("cms_agg epsilon and delta must be the same on every row of a group"),
+					 errdetail("The group's sketch has w = %u, d = %u and %u copies; epsilon %g and delta %g ask for w = %u, d = %u and %u copies.",
+							   state->width, state->depth, state->copies,
+							   cache->epsilon, cache->delta,
+							   cache->width, cache->depth, cache->copies),
+					 errhint("Pass constants, not columns, as epsilon and delta.")));
+	}
+	cms_add_value(state, &cache->probe, &cache->kind, PG_GETARG_DATUM(1), count);
+	PG_RETURN_POINTER(state);
+}
+
+PG_FUNCTION_INFO_V1(cms_merge_trans);
+/*
+ * Transition and combine function of cms_merge_agg, combine function of
+ * cms_agg: add a sketch's counters into the state in place.  The state
+ * starts as PostgreSQL's copy of the first non-NULL input (the function is
+ * strict); if that copy is still TOASTed it is expanded once into the
+ * aggregate context.  Outside an aggregate, work on a copy.
+ */
+Datum
+cms_merge_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext;
+	bs_cms	   *state;
+	bs_cms	   *other = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+	struct varlena *raw = (struct varlena *) PG_GETARG_POINTER(0);
+	bs_error	err;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		state = DatumGetCmsP(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+	else if (VARATT_IS_EXTENDED(raw))
+	{
+		MemoryContext old = MemoryContextSwitchTo(aggcontext);
+
+		state = DatumGetCmsP(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+		MemoryContextSwitchTo(old);
+	}
+	else
+		state = (bs_cms *) raw;
+
+	cms_check_shape_or_error(state);
+	cms_check_shape_or_error(other);
+	if (bs_cms_merge_into(state, other, &err) != BS_OK)
+		cms_report_arith(&err);
+	if (state->total > (uint64) PG_INT64_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("cmsketch total count is out of range"),
+				 errdetail("The merged sketch would count %llu, more than the largest bigint.",
+						   (unsigned long long) state->total)));
+	PG_RETURN_POINTER(state);
+}

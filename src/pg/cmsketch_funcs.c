@@ -1,0 +1,561 @@
+/*
+ * cmsketch_funcs.c — cmsketch functions: creating, adding, point queries,
+ * totals, inner products, cms_info, merge and intersection, and the
+ * equality, ordering and hashing behind GROUP BY, DISTINCT and UNION.
+ *
+ * Counts are bigint in SQL: every count the SQL layer adds keeps a sketch's
+ * total within bigint (22003 otherwise), so its totals and estimates can be
+ * returned as bigint.
+ */
+#include "cmsketch.h"
+
+#include <math.h>
+
+#include "access/detoast.h"
+#include "access/htup_details.h"
+#include "common/hashfn.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+/* Raw datums up to this size are compared byte for byte to find a cache hit. */
+#define RAW_CACHE_LIMIT 65536
+
+#ifndef M_E
+#define M_E 2.71828182845904523536
+#endif
+
+/* ---- helpers shared with cmsketch_io.c and cmsketch_agg.c ---- */
+
+/* Allocate a zeroed, empty sketch of checked dimensions. */
+bs_cms *
+cms_alloc(MemoryContext context, uint32 width, uint32 depth, uint32 copies,
+		  uint64 seed)
+{
+	bs_error	err;
+	uint64_t	size;
+	bs_cms	   *cms;
+
+	if (bs_cms_total_bytes(width, depth, copies, &size, &err) != BS_OK)
+		bs_report(&err, BS_SOURCE_TEXT);
+	if (size > MaxAllocSize)
+		elog(ERROR, "cmsketch of %llu bytes exceeds the allocation limit",
+			 (unsigned long long) size);
+	cms = MemoryContextAllocZero(context, (Size) size);
+	SET_VARSIZE(cms, size);
+	bs_cms_init(cms, width, depth, copies, seed);
+	return cms;
+}
+
+/* Size for (epsilon, delta) through the core, mapping its errors to SQLSTATEs. */
+void
+cms_size_or_error(double epsilon, double delta, uint32 *width, uint32 *depth,
+				  uint32 *copies)
+{
+	bs_error	err;
+
+	if (bs_cms_size_error(epsilon, delta, width, depth, copies, &err) != BS_OK)
+		bs_report(&err, BS_SOURCE_TEXT);
+}
+
+/* Raise an update or merge error; a count out of range is 22003. */
+void
+cms_report_arith(const bs_error *err)
+{
+	if (err->status == BS_ERR_TOO_LARGE)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%s", err->message),
+				 err->detail[0] ? errdetail("%s", err->detail) : 0));
+	bs_report(err, BS_SOURCE_BINARY);
+}
+
+/* O(1) check that a stored sketch's header matches its size. */
+void
+cms_check_shape_or_error(const bs_cms *cms)
+{
+	bs_error	err;
+
+	if (bs_cms_check_shape(cms, VARSIZE(cms), &err) != BS_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("%s", err.message),
+				 err.detail[0] ? errdetail("%s", err.detail) : 0));
+}
+
+/* Error 22003 when a count would take a total past bigint. */
+static void
+check_total_range(uint64 total, uint64 more)
+{
+	if (total > (uint64) PG_INT64_MAX || more > (uint64) PG_INT64_MAX - total)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("cmsketch total count is out of range"),
+				 errdetail("Adding %llu to the total of %llu would pass the largest bigint, %lld.",
+						   (unsigned long long) more, (unsigned long long) total,
+						   (long long) PG_INT64_MAX)));
+}
+
+/* A uint64 count as bigint, or 22003. */
+static int64
+count_to_int64(uint64 count, const char *what)
+{
+	if (count > (uint64) PG_INT64_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("cmsketch %s is out of range for type bigint", what),
+				 errdetail("The value is %llu.", (unsigned long long) count)));
+	return (int64) count;
+}
+
+/* Add one value's canonical bytes count times (negative: 22023, overflow: 22003). */
+void
+cms_add_value(bs_cms *cms, const bs_cms_probe *probe, const ValueKind *kind,
+			  Datum value, int64 count)
+{
+	CanonicalBytes bytes;
+	bs_error	err;
+
+	if (count < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cmsketch count must not be negative"),
+				 errdetail("The count given was %lld; a count-min sketch only counts up.",
+						   (long long) count)));
+	cms_adopt_family(cms, kind);
+	check_total_range(cms->total, (uint64) count);
+	canonical_bytes(kind, value, &bytes);
+	if (bs_cms_add(cms, probe, bytes.data, bytes.length, count, &err) != BS_OK)
+	{
+		canonical_release(&bytes);
+		cms_report_arith(&err);
+	}
+	canonical_release(&bytes);
+}
+
+/* The cast that moves a value into a family, for hints. */
+static const char *
+family_cast(uint8 family)
+{
+	switch (family)
+	{
+		case BS_FAMILY_INTEGER:
+			return "bigint";
+		case BS_FAMILY_TEXT:
+			return "text";
+		case BS_FAMILY_BYTEA:
+			return "bytea";
+		case BS_FAMILY_UUID:
+			return "uuid";
+		case BS_FAMILY_NUMERIC:
+			return "numeric";
+		case BS_FAMILY_FLOAT:
+			return "double precision";
+		case BS_FAMILY_BOOL:
+			return "boolean";
+		case BS_FAMILY_DATE:
+			return "date";
+		case BS_FAMILY_TIMESTAMP:
+			return "timestamp";
+		case BS_FAMILY_TIMESTAMPTZ:
+			return "timestamptz";
+		default:
+			return NULL;
+	}
+}
+
+/* The 22023 error for a value of another family than the sketch's. */
+void
+cms_family_mismatch_error(const bs_cms *cms, const ValueKind *kind)
+{
+	const char *cast = family_cast(cms->family);
+
+	if (cms->family == BS_FAMILY_OTHER && kind->family == BS_FAMILY_OTHER)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cmsketch holds values of another type than %s",
+						format_type_be(kind->typid)),
+				 errdetail("The sketch was built from values of a type with tag %08x; type %s has tag %08x.",
+						   cms->type_tag, format_type_be(kind->typid), kind->type_tag),
+				 errhint("Cast the value to the type the sketch was built from.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("cmsketch holds %s values, not values of type %s",
+					bs_family_name(cms->family), format_type_be(kind->typid)),
+			 errdetail("Type %s belongs to value family \"%s\"; values of different families never hash alike.",
+					   format_type_be(kind->typid), bs_family_name(kind->family)),
+			 cast ? errhint("Cast the value to %s, for example value::%s.", cast, cast)
+			 : errhint("Cast the value to the type the sketch was built from.")));
+}
+
+/* ---- per-call-site cache: value kind, probing constants, detoasted sketch ---- */
+
+typedef struct CmsCache
+{
+	Oid			value_type;		/* InvalidOid until the first call */
+	ValueKind	kind;
+	bool		probe_ready;
+	bs_cms_probe probe;
+	/* the stored sketch seen last: its raw datum bytes and detoasted copy */
+	struct varlena *raw;
+	Size		raw_size;
+	bs_cms	   *sketch;
+} CmsCache;
+
+static CmsCache *
+cms_cache(FunctionCallInfo fcinfo, int value_arg)
+{
+	CmsCache   *cache = (CmsCache *) fcinfo->flinfo->fn_extra;
+	Oid			type = get_fn_expr_argtype(fcinfo->flinfo, value_arg);
+
+	if (cache == NULL)
+	{
+		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CmsCache));
+		fcinfo->flinfo->fn_extra = cache;
+	}
+	if (cache->value_type != type || type == InvalidOid)
+	{
+		value_kind_init(&cache->kind, type, fcinfo->flinfo->fn_mcxt);
+		cache->value_type = type;
+	}
+	return cache;
+}
+
+/*
+ * The sketch argument, detoasted at most once per stored value: an on-disk
+ * TOAST pointer or an inline compressed datum identifies its value by its
+ * raw bytes, so a query probing the same stored sketch on every row detoasts
+ * it once.  Plain values are used in place after the O(1) shape check.
+ */
+static const bs_cms *
+cached_sketch_arg(FunctionCallInfo fcinfo, int arg, CmsCache *cache)
+{
+	Datum		datum = PG_GETARG_DATUM(arg);
+	struct varlena *raw = (struct varlena *) DatumGetPointer(datum);
+	Size		raw_size;
+	bs_cms	   *cms;
+	MemoryContext old;
+
+	if (!VARATT_IS_EXTENDED(raw))
+	{
+		cms_check_shape_or_error((const bs_cms *) raw);
+		return (const bs_cms *) raw;
+	}
+	if (VARATT_IS_EXTERNAL_ONDISK(raw))
+		raw_size = VARSIZE_EXTERNAL(raw);
+	else if (VARATT_IS_COMPRESSED(raw) && VARSIZE(raw) <= RAW_CACHE_LIMIT)
+		raw_size = VARSIZE(raw);
+	else
+	{
+		cms = DatumGetCmsP(PG_DETOAST_DATUM(datum));
+		cms_check_shape_or_error(cms);
+		return cms;
+	}
+	if (cache->raw != NULL && cache->raw_size == raw_size &&
+		memcmp(cache->raw, raw, raw_size) == 0)
+		return cache->sketch;
+
+	if (cache->raw != NULL)
+	{
+		pfree(cache->raw);
+		pfree(cache->sketch);
+		cache->raw = NULL;
+		cache->sketch = NULL;
+	}
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	cms = (bs_cms *) detoast_attr(raw);
+	MemoryContextSwitchTo(old);
+	cms_check_shape_or_error(cms);
+	cache->raw = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, raw_size);
+	memcpy(cache->raw, raw, raw_size);
+	cache->raw_size = raw_size;
+	cache->sketch = cms;
+	return cms;
+}
+
+/* ---- creating ---- */
+
+PG_FUNCTION_INFO_V1(cms_create);
+/* cms_create(epsilon, delta, seed): an empty sketch sized by Theorem 9.1. */
+Datum
+cms_create(PG_FUNCTION_ARGS)
+{
+	double		epsilon = PG_GETARG_FLOAT8(0);
+	double		delta = PG_GETARG_FLOAT8(1);
+	int64		seed = PG_GETARG_INT64(2);
+	uint32		width;
+	uint32		depth;
+	uint32		copies;
+
+	cms_size_or_error(epsilon, delta, &width, &depth, &copies);
+	PG_RETURN_POINTER(cms_alloc(CurrentMemoryContext, width, depth, copies, (uint64) seed));
+}
+
+PG_FUNCTION_INFO_V1(cms_create_dims);
+/* cms_create_dims(width, depth, seed): an empty sketch, width rounded up to a prime. */
+Datum
+cms_create_dims(PG_FUNCTION_ARGS)
+{
+	int32		width_in = PG_GETARG_INT32(0);
+	int32		depth_in = PG_GETARG_INT32(1);
+	int64		seed = PG_GETARG_INT64(2);
+	uint32		width;
+	uint32		depth;
+	uint32		copies;
+	bs_error	err;
+
+	if (bs_cms_size_dims(width_in, depth_in, 1, &width, &depth, &copies, &err) != BS_OK)
+		bs_report(&err, BS_SOURCE_TEXT);
+	PG_RETURN_POINTER(cms_alloc(CurrentMemoryContext, width, depth, copies, (uint64) seed));
+}
+
+/* ---- adding and querying ---- */
+
+PG_FUNCTION_INFO_V1(cms_add);
+/* cms_add(sketch, value, count): a copy with count occurrences added; NULL value or count adds nothing. */
+Datum
+cms_add(PG_FUNCTION_ARGS)
+{
+	CmsCache   *cache;
+	bs_cms	   *cms;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+
+	cache = cms_cache(fcinfo, 1);
+	cms = DatumGetCmsP(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+	cms_check_shape_or_error(cms);
+	cms_add_value(cms, cms_probe_for(&cache->probe, &cache->probe_ready, cms),
+				  &cache->kind, PG_GETARG_DATUM(1), PG_GETARG_INT64(2));
+	PG_RETURN_POINTER(cms);
+}
+
+PG_FUNCTION_INFO_V1(cms_estimate);
+/* cms_estimate(sketch, value): an estimate of the value's count, never below it. */
+Datum
+cms_estimate(PG_FUNCTION_ARGS)
+{
+	CmsCache   *cache = cms_cache(fcinfo, 1);
+	const bs_cms *cms = cached_sketch_arg(fcinfo, 0, cache);
+	CanonicalBytes bytes;
+	uint64		estimate;
+
+	cms_check_family(cms, &cache->kind);
+	if (cms->family == BS_FAMILY_NONE)
+		PG_RETURN_INT64(0);		/* nothing was ever added */
+	canonical_bytes(&cache->kind, PG_GETARG_DATUM(1), &bytes);
+	estimate = bs_cms_estimate(cms, cms_probe_for(&cache->probe, &cache->probe_ready, cms),
+							   bytes.data, bytes.length);
+	canonical_release(&bytes);
+	PG_RETURN_INT64(count_to_int64(estimate, "estimate"));
+}
+
+PG_FUNCTION_INFO_V1(cms_total);
+/* cms_total(sketch): the total count added (||a||_1). */
+Datum
+cms_total(PG_FUNCTION_ARGS)
+{
+	bs_cms	   *cms = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+
+	cms_check_shape_or_error(cms);
+	PG_RETURN_INT64(count_to_int64(cms->total, "total"));
+}
+
+PG_FUNCTION_INFO_V1(cms_inner_product);
+/* cms_inner_product(a, b): an estimate of sum_i a_i b_i, never below it. */
+Datum
+cms_inner_product(PG_FUNCTION_ARGS)
+{
+	bs_cms	   *a = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_cms	   *b = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+	uint64_t	product;
+	bs_error	err;
+
+	cms_check_shape_or_error(a);
+	cms_check_shape_or_error(b);
+	if (bs_cms_inner_product(a, b, &product, &err) != BS_OK)
+		cms_report_arith(&err);
+	PG_RETURN_INT64(count_to_int64(product, "inner product"));
+}
+
+PG_FUNCTION_INFO_V1(cms_info);
+/* cms_info(sketch): parameters, error bounds and size of a sketch, as one record. */
+Datum
+cms_info(PG_FUNCTION_ARGS)
+{
+	bs_cms	   *cms = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	TupleDesc	desc;
+	Datum		values[10];
+	bool		nulls[10] = {false};
+	char		family[32];
+	double		epsilon;
+	double		bound;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "cms_info must be declared to return a record");
+	cms_check_shape_or_error(cms);
+	bs_family_token(cms->family, cms->type_tag, family, sizeof(family));
+
+	/* the epsilon this width guarantees (w >= 2e/epsilon), and Theorem 9.1's delta */
+	epsilon = 2.0 * M_E / (double) cms->width;
+	if (epsilon > 1.0)
+		epsilon = 1.0;
+	bound = bs_cms_failure_bound(epsilon, cms->width, cms->depth);
+	if (bound > 1.0)
+		bound = 1.0;
+
+	values[0] = Int32GetDatum((int32) cms->width);
+	values[1] = Int32GetDatum(cms->depth);
+	values[2] = Int32GetDatum(cms->copies);
+	values[3] = Float8GetDatum(epsilon);
+	values[4] = Float8GetDatum(pow(bound, (double) cms->copies));
+	values[5] = Int64GetDatum((int64) cms->seed);
+	values[6] = CStringGetTextDatum(family);
+	values[7] = Int64GetDatum(count_to_int64(cms->total, "total"));
+	values[8] = Int64GetDatum((int64) VARSIZE(cms));
+	values[9] = Int32GetDatum(cms->version);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}
+
+/* ---- merge and intersection ---- */
+
+typedef bs_status (*CmsMergeInto) (bs_cms *into, const bs_cms *other, bs_error *err);
+
+/* Merge two sketches into a fresh copy of the first. */
+static Datum
+merge_copy(FunctionCallInfo fcinfo, CmsMergeInto merge)
+{
+	bs_cms	   *result = DatumGetCmsP(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+	bs_cms	   *other = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+	bs_error	err;
+
+	cms_check_shape_or_error(result);
+	cms_check_shape_or_error(other);
+	if (merge(result, other, &err) != BS_OK)
+		cms_report_arith(&err);
+	(void) count_to_int64(result->total, "total");
+	PG_RETURN_POINTER(result);
+}
+
+PG_FUNCTION_INFO_V1(cms_merge);
+/* cms_merge(a, b): the sketch of both streams (counter-wise sum); also operator +. */
+Datum
+cms_merge(PG_FUNCTION_ARGS)
+{
+	return merge_copy(fcinfo, bs_cms_merge_into);
+}
+
+PG_FUNCTION_INFO_V1(cms_intersect);
+/* cms_intersect(a, b): the counter-wise minimum, estimates >= min(a_i, b_i). */
+Datum
+cms_intersect(PG_FUNCTION_ARGS)
+{
+	return merge_copy(fcinfo, bs_cms_intersect_into);
+}
+
+/* ---- equality, ordering, hashing ---- */
+
+/* Compare two sketch arguments; frees detoasted copies. */
+static int
+compare_args(FunctionCallInfo fcinfo)
+{
+	bs_cms	   *a = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_cms	   *b = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+	int			result;
+
+	if (VARSIZE(a) == VARSIZE(b) && memcmp(a, b, VARSIZE(a)) == 0)
+		result = 0;
+	else
+	{
+		/* the shape check makes equal dimensions mean equal sizes */
+		cms_check_shape_or_error(a);
+		cms_check_shape_or_error(b);
+		result = bs_cms_compare(a, b);
+	}
+	PG_FREE_IF_COPY(a, 0);
+	PG_FREE_IF_COPY(b, 1);
+	return result;
+}
+
+PG_FUNCTION_INFO_V1(cmsketch_eq);
+/* a = b: same parameters and the same counters. */
+Datum
+cmsketch_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) == 0);
+}
+
+PG_FUNCTION_INFO_V1(cmsketch_ne);
+/* a <> b */
+Datum
+cmsketch_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) != 0);
+}
+
+PG_FUNCTION_INFO_V1(cmsketch_lt);
+/* a < b in the btree order (header fields, then counters): only for sorting. */
+Datum
+cmsketch_lt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) < 0);
+}
+
+PG_FUNCTION_INFO_V1(cmsketch_le);
+/* a <= b in the btree order. */
+Datum
+cmsketch_le(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) <= 0);
+}
+
+PG_FUNCTION_INFO_V1(cmsketch_gt);
+/* a > b in the btree order. */
+Datum
+cmsketch_gt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) > 0);
+}
+
+PG_FUNCTION_INFO_V1(cmsketch_ge);
+/* a >= b in the btree order. */
+Datum
+cmsketch_ge(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) >= 0);
+}
+
+PG_FUNCTION_INFO_V1(cmsketch_cmp);
+/* btree support: -1, 0 or 1. */
+Datum
+cmsketch_cmp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(compare_args(fcinfo));
+}
+
+PG_FUNCTION_INFO_V1(cmsketch_hash);
+/* hash support: a hash of the whole value. */
+Datum
+cmsketch_hash(PG_FUNCTION_ARGS)
+{
+	bs_cms	   *c = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	Datum		result = hash_any((unsigned char *) VARDATA(c), VARSIZE(c) - VARHDRSZ);
+
+	PG_FREE_IF_COPY(c, 0);
+	return result;
+}
+
+PG_FUNCTION_INFO_V1(cmsketch_hash_extended);
+/* hash support with a seed (hash partitioning). */
+Datum
+cmsketch_hash_extended(PG_FUNCTION_ARGS)
+{
+	bs_cms	   *c = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	Datum		result = hash_any_extended((unsigned char *) VARDATA(c),
+										   VARSIZE(c) - VARHDRSZ, PG_GETARG_INT64(1));
+
+	PG_FREE_IF_COPY(c, 0);
+	return result;
+}
