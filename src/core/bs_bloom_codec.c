@@ -8,52 +8,13 @@
 #include <string.h>
 
 #include "bs_base64.h"
+#include "bs_codec_util.h"
 #include "bs_primes.h"
 
 #define TEXT_MAGIC "bloom"
 #define TEXT_PREFIX_MAX 160
 
-/* ---- byte order ---- */
-
-static inline uint16_t
-load_le16(const uint8_t *p)
-{
-	return (uint16_t) (p[0] | (p[1] << 8));
-}
-
-static inline uint32_t
-load_le32(const uint8_t *p)
-{
-	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16) |
-		((uint32_t) p[3] << 24);
-}
-
-static inline uint64_t
-load_le64(const uint8_t *p)
-{
-	return (uint64_t) load_le32(p) | ((uint64_t) load_le32(p + 4) << 32);
-}
-
-static inline void
-store_le16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t) v;
-	p[1] = (uint8_t) (v >> 8);
-}
-
-static inline void
-store_le32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t) (v >> (8 * i));
-}
-
-static inline void
-store_le64(uint8_t *p, uint64_t v)
-{
-	store_le32(p, (uint32_t) v);
-	store_le32(p + 4, (uint32_t) (v >> 32));
-}
+/* ---- byte order (loads and stores: bs_codec_util.h) ---- */
 
 /* Copy words to little-endian bytes, and back (a memcpy on little-endian hosts). */
 static void
@@ -63,7 +24,7 @@ words_to_le(const uint64_t *words, uint64_t count, uint8_t *out)
 	memcpy(out, words, 8 * count);
 #else
 	for (uint64_t i = 0; i < count; i++)
-		store_le64(out + 8 * i, words[i]);
+		bs_store_le64(out + 8 * i, words[i]);
 #endif
 }
 
@@ -74,7 +35,7 @@ words_from_le(const uint8_t *in, uint64_t count, uint64_t *words)
 	memcpy(words, in, 8 * count);
 #else
 	for (uint64_t i = 0; i < count; i++)
-		words[i] = load_le64(in + 8 * i);
+		words[i] = bs_load_le64(in + 8 * i);
 #endif
 }
 
@@ -166,12 +127,12 @@ bs_bloom_serialize(const bs_bloom *filter, uint8_t *out)
 	out[1] = filter->scheme;
 	out[2] = filter->family;
 	out[3] = filter->reserved8;
-	store_le16(out + 4, filter->hashes);
-	store_le16(out + 6, filter->reserved16);
-	store_le32(out + 8, filter->type_tag);
-	store_le64(out + 12, filter->bits);
-	store_le64(out + 20, filter->seed);
-	store_le64(out + 28, filter->items);
+	bs_store_le16(out + 4, filter->hashes);
+	bs_store_le16(out + 6, filter->reserved16);
+	bs_store_le32(out + 8, filter->type_tag);
+	bs_store_le64(out + 12, filter->bits);
+	bs_store_le64(out + 20, filter->seed);
+	bs_store_le64(out + 28, filter->items);
 	words_to_le(filter->words, bs_bloom_word_count(filter->bits),
 				out + BS_BLOOM_SERIAL_HEADER_BYTES);
 }
@@ -191,12 +152,12 @@ bs_bloom_decode_header(const uint8_t *in, size_t length, bs_bloom_params *p,
 	p->scheme = in[1];
 	p->family = in[2];
 	p->reserved8 = in[3];
-	p->hashes = load_le16(in + 4);
-	p->reserved16 = load_le16(in + 6);
-	p->type_tag = load_le32(in + 8);
-	p->bits = load_le64(in + 12);
-	p->seed = load_le64(in + 20);
-	p->items = load_le64(in + 28);
+	p->hashes = bs_load_le16(in + 4);
+	p->reserved16 = bs_load_le16(in + 6);
+	p->type_tag = bs_load_le32(in + 8);
+	p->bits = bs_load_le64(in + 12);
+	p->seed = bs_load_le64(in + 20);
+	p->items = bs_load_le64(in + 28);
 
 	/* the version decides how to read the rest, so it is checked first */
 	if ((status = bs_bloom_check_params(p, err)) != BS_OK)
@@ -296,95 +257,6 @@ syntax_error(bs_error *err, const char *detail)
 				   "%s", detail);
 }
 
-/* Parse up to 20 decimal digits into *out; false on anything else or overflow. */
-static bool
-parse_decimal(const char *s, size_t length, uint64_t *out)
-{
-	uint64_t	v = 0;
-
-	if (length == 0 || length > 20)
-		return false;
-	for (size_t i = 0; i < length; i++)
-	{
-		unsigned	d = (unsigned) (s[i] - '0');
-
-		if (d > 9 || v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return true;
-}
-
-/* Parse "<name>=<number>" where number may carry a leading '-' when signed. */
-static bool
-parse_field(const char *s, size_t length, const char *name, bool is_signed,
-			uint64_t *out)
-{
-	size_t		name_length = strlen(name);
-	bool		negative = false;
-	uint64_t	magnitude;
-
-	if (length <= name_length + 1 || memcmp(s, name, name_length) != 0 ||
-		s[name_length] != '=')
-		return false;
-	s += name_length + 1;
-	length -= name_length + 1;
-	if (is_signed && s[0] == '-')
-	{
-		negative = true;
-		s++;
-		length--;
-	}
-	if (!parse_decimal(s, length, &magnitude))
-		return false;
-	if (negative)
-	{
-		if (magnitude > (uint64_t) INT64_MAX + 1)
-			return false;
-		magnitude = (uint64_t) 0 - magnitude;
-	}
-	else if (is_signed && magnitude > (uint64_t) INT64_MAX)
-		return false;
-	*out = magnitude;
-	return true;
-}
-
-static bool
-parse_family(const char *s, size_t length, bs_bloom_params *p)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	if (length == 14 && memcmp(s, "other-", 6) == 0)
-	{
-		uint32_t	tag = 0;
-
-		for (size_t i = 6; i < 14; i++)
-		{
-			const char *digit = memchr(hex, s[i], 16);
-
-			if (digit == NULL || s[i] == '\0')
-				return false;
-			tag = (tag << 4) | (uint32_t) (digit - hex);
-		}
-		p->family = BS_FAMILY_OTHER;
-		p->type_tag = tag;
-		return true;
-	}
-	for (uint8_t f = 0; f < BS_FAMILY_OTHER; f++)
-	{
-		const char *name = bs_family_name(f);
-
-		if (strlen(name) == length && memcmp(name, s, length) == 0)
-		{
-			p->family = f;
-			p->type_tag = 0;
-			return true;
-		}
-	}
-	return false;
-}
-
 bs_status
 bs_bloom_parse_text_header(const char *text, size_t length, bs_bloom_params *p,
 						   size_t *payload_offset, bs_error *err)
@@ -412,7 +284,7 @@ bs_bloom_parse_text_header(const char *text, size_t length, bs_bloom_params *p,
 	if (field_length[0] != strlen(TEXT_MAGIC) || memcmp(field[0], TEXT_MAGIC, field_length[0]) != 0)
 		return syntax_error(err, "The text must start with \"bloom:\".");
 	if (field_length[1] < 2 || field[1][0] != 'v' ||
-		!parse_decimal(field[1] + 1, field_length[1] - 1, &value) || value > 255)
+		!bs_parse_decimal(field[1] + 1, field_length[1] - 1, &value) || value > 255)
 		return syntax_error(err, "The format version must be written v<number>.");
 	p->version = (uint8_t) value;
 	if (p->version != BS_BLOOM_FORMAT_VERSION)
@@ -422,16 +294,16 @@ bs_bloom_parse_text_header(const char *text, size_t length, bs_bloom_params *p,
 		p->scheme = BS_SCHEME_DOUBLE;
 	else
 		return syntax_error(err, "The probing scheme must be \"double\".");
-	if (!parse_family(field[3], field_length[3], p))
+	if (!bs_parse_family_token(field[3], field_length[3], &p->family, &p->type_tag))
 		return syntax_error(err, "The value family is not one bloomsketch knows.");
-	if (!parse_field(field[4], field_length[4], "k", false, &value) || value > UINT16_MAX)
+	if (!bs_parse_field(field[4], field_length[4], "k", false, &value) || value > UINT16_MAX)
 		return syntax_error(err, "The number of hash functions must be written k=<number>.");
 	p->hashes = (uint16_t) value;
-	if (!parse_field(field[5], field_length[5], "m", false, &p->bits))
+	if (!bs_parse_field(field[5], field_length[5], "m", false, &p->bits))
 		return syntax_error(err, "The number of bits must be written m=<number>.");
-	if (!parse_field(field[6], field_length[6], "seed", true, &p->seed))
+	if (!bs_parse_field(field[6], field_length[6], "seed", true, &p->seed))
 		return syntax_error(err, "The seed must be written seed=<signed 64-bit number>.");
-	if (!parse_field(field[7], field_length[7], "items", false, &p->items))
+	if (!bs_parse_field(field[7], field_length[7], "items", false, &p->items))
 		return syntax_error(err, "The item count must be written items=<number>.");
 
 	/* one spelling per value: the prefix must be exactly what output writes */
@@ -467,7 +339,7 @@ bs_bloom_load_text(bs_bloom *filter, const bs_bloom_params *p,
 					   bad_offset);
 #if !(defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
 	for (uint64_t i = 0; i < words; i++)
-		filter->words[i] = load_le64((const uint8_t *) &filter->words[i]);
+		filter->words[i] = bs_load_le64((const uint8_t *) &filter->words[i]);
 #endif
 	return bs_bloom_check_words(filter, err);
 }
