@@ -66,7 +66,9 @@ void		value_kind_init(ValueKind *kind, Oid typid, MemoryContext context);
 void		canonical_bytes_general(const ValueKind *kind, Datum value, CanonicalBytes *out);
 
 /* The 22023 error, with a hint, for a value of the wrong family. */
-pg_attribute_noreturn() void family_mismatch_error(const bs_bloom *filter,
+pg_attribute_noreturn() void family_mismatch_error(const char *type_name,
+													const char *noun, uint8 family,
+													uint32 type_tag,
 													const ValueKind *kind);
 
 /* One 8-byte little-endian store (read back by the hash without a stall). */
@@ -138,7 +140,7 @@ check_family(const bs_bloom *filter, const ValueKind *kind)
 {
 	if (unlikely(filter->family != kind->family || filter->type_tag != kind->type_tag) &&
 		filter->family != BS_FAMILY_NONE)
-		family_mismatch_error(filter, kind);
+		family_mismatch_error("bloomfilter", "filter", filter->family, filter->type_tag, kind);
 }
 
 /* Give an empty filter this kind's family, or check it as check_family does. */

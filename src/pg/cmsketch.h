@@ -34,17 +34,13 @@ void		cms_check_shape_or_error(const bs_cms *cms);
 void		cms_add_value(bs_cms *cms, const bs_cms_probe *probe,
 						  const ValueKind *kind, Datum value, int64 count);
 
-/* The 22023 error, with a hint, for a value of the wrong family. */
-pg_attribute_noreturn() void cms_family_mismatch_error(const bs_cms *cms,
-														const ValueKind *kind);
-
 /* Error (22023, with a hint) unless the sketch accepts values of this kind. */
 static inline void
 cms_check_family(const bs_cms *cms, const ValueKind *kind)
 {
 	if (unlikely(cms->family != kind->family || cms->type_tag != kind->type_tag) &&
 		cms->family != BS_FAMILY_NONE)
-		cms_family_mismatch_error(cms, kind);
+		family_mismatch_error("cmsketch", "sketch", cms->family, cms->type_tag, kind);
 }
 
 /* Give an empty sketch this kind's family, or check it as cms_check_family does. */

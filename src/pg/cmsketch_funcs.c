@@ -133,61 +133,6 @@ cms_add_value(bs_cms *cms, const bs_cms_probe *probe, const ValueKind *kind,
 	canonical_release(&bytes);
 }
 
-/* The cast that moves a value into a family, for hints. */
-static const char *
-family_cast(uint8 family)
-{
-	switch (family)
-	{
-		case BS_FAMILY_INTEGER:
-			return "bigint";
-		case BS_FAMILY_TEXT:
-			return "text";
-		case BS_FAMILY_BYTEA:
-			return "bytea";
-		case BS_FAMILY_UUID:
-			return "uuid";
-		case BS_FAMILY_NUMERIC:
-			return "numeric";
-		case BS_FAMILY_FLOAT:
-			return "double precision";
-		case BS_FAMILY_BOOL:
-			return "boolean";
-		case BS_FAMILY_DATE:
-			return "date";
-		case BS_FAMILY_TIMESTAMP:
-			return "timestamp";
-		case BS_FAMILY_TIMESTAMPTZ:
-			return "timestamptz";
-		default:
-			return NULL;
-	}
-}
-
-/* The 22023 error for a value of another family than the sketch's. */
-void
-cms_family_mismatch_error(const bs_cms *cms, const ValueKind *kind)
-{
-	const char *cast = family_cast(cms->family);
-
-	if (cms->family == BS_FAMILY_OTHER && kind->family == BS_FAMILY_OTHER)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cmsketch holds values of another type than %s",
-						format_type_be(kind->typid)),
-				 errdetail("The sketch was built from values of a type with tag %08x; type %s has tag %08x.",
-						   cms->type_tag, format_type_be(kind->typid), kind->type_tag),
-				 errhint("Cast the value to the type the sketch was built from.")));
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("cmsketch holds %s values, not values of type %s",
-					bs_family_name(cms->family), format_type_be(kind->typid)),
-			 errdetail("Type %s belongs to value family \"%s\"; values of different families never hash alike.",
-					   format_type_be(kind->typid), bs_family_name(kind->family)),
-			 cast ? errhint("Cast the value to %s, for example value::%s.", cast, cast)
-			 : errhint("Cast the value to the type the sketch was built from.")));
-}
-
 /* ---- per-call-site cache: value kind, probing constants, detoasted sketch ---- */
 
 typedef struct CmsCache

@@ -221,26 +221,26 @@ family_cast(uint8 family)
 }
 
 void
-family_mismatch_error(const bs_bloom *filter, const ValueKind *kind)
+family_mismatch_error(const char *type_name, const char *noun, uint8 family,
+					  uint32 type_tag, const ValueKind *kind)
 {
-	const char *cast;
+	const char *cast = family_cast(family);
 
-	cast = family_cast(filter->family);
-	if (filter->family == BS_FAMILY_OTHER && kind->family == BS_FAMILY_OTHER)
+	if (family == BS_FAMILY_OTHER && kind->family == BS_FAMILY_OTHER)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("bloomfilter holds values of another type than %s",
-						format_type_be(kind->typid)),
-				 errdetail("The filter was built from values of a type with tag %08x; type %s has tag %08x.",
-						   filter->type_tag, format_type_be(kind->typid), kind->type_tag),
-				 errhint("Cast the value to the type the filter was built from.")));
+				 errmsg("%s holds values of another type than %s",
+						type_name, format_type_be(kind->typid)),
+				 errdetail("The %s was built from values of a type with tag %08x; type %s has tag %08x.",
+						   noun, type_tag, format_type_be(kind->typid), kind->type_tag),
+				 errhint("Cast the value to the type the %s was built from.", noun)));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("bloomfilter holds %s values, not values of type %s",
-					bs_family_name(filter->family), format_type_be(kind->typid)),
+			 errmsg("%s holds %s values, not values of type %s",
+					type_name, bs_family_name(family), format_type_be(kind->typid)),
 			 errdetail("Type %s belongs to value family \"%s\"; values of different families never hash alike.",
 					   format_type_be(kind->typid), bs_family_name(kind->family)),
 			 cast ? errhint("Cast the value to %s, for example value::%s.", cast, cast)
-			 : errhint("Cast the value to the type the filter was built from.")));
+			 : errhint("Cast the value to the type the %s was built from.", noun)));
 }
 
