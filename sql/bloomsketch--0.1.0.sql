@@ -62,11 +62,12 @@ COMMENT ON CAST (bytea AS bloomfilter) IS
 -- Creating, adding, probing, inspecting
 -- ---------------------------------------------------------------------------
 
-CREATE FUNCTION bloom_create(capacity bigint, fpr float8 DEFAULT 0.01, seed bigint DEFAULT 0)
+CREATE FUNCTION bloom_create(capacity bigint, fpr float8 DEFAULT 0.01, seed bigint DEFAULT 0,
+	scheme text DEFAULT 'double')
 	RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_create(bigint, float8, bigint) IS
-	'an empty bloomfilter sized for capacity distinct items at false-positive rate fpr';
+COMMENT ON FUNCTION bloom_create(bigint, float8, bigint, text) IS
+	'an empty bloomfilter of the probing scheme (double, double_square, double_cube, partition, independent, blocked), sized for capacity distinct items at false-positive rate fpr';
 
 -- Not strict: a NULL value adds nothing and returns the filter unchanged.
 CREATE FUNCTION bloom_add(filter bloomfilter, value anyelement) RETURNS bloomfilter
@@ -159,6 +160,13 @@ CREATE FUNCTION bloom_agg_trans(state bloomfilter, value anyelement, capacity bi
 COMMENT ON FUNCTION bloom_agg_trans(bloomfilter, anyelement, bigint, float8) IS
 	'transition function of bloom_agg(value, capacity, fpr): adds value to the state in place';
 
+CREATE FUNCTION bloom_agg_trans(state bloomfilter, value anyelement, capacity bigint, fpr float8,
+	scheme text)
+	RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_agg_trans(bloomfilter, anyelement, bigint, float8, text) IS
+	'transition function of bloom_agg(value, capacity, fpr, scheme): adds value to the state in place';
+
 CREATE FUNCTION bloom_agg_final(state bloomfilter) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_agg_final(bloomfilter) IS
@@ -195,6 +203,16 @@ CREATE AGGREGATE bloom_agg(value anyelement, capacity bigint, fpr float8) (
 );
 COMMENT ON AGGREGATE bloom_agg(anyelement, bigint, float8) IS
 	'a bloomfilter of the non-NULL values, sized for capacity items at false-positive rate fpr';
+
+CREATE AGGREGATE bloom_agg(value anyelement, capacity bigint, fpr float8, scheme text) (
+	SFUNC = bloom_agg_trans,
+	STYPE = bloomfilter,
+	FINALFUNC = bloom_agg_final,
+	COMBINEFUNC = bloom_union_trans,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_agg(anyelement, bigint, float8, text) IS
+	'a bloomfilter of the non-NULL values with the given probing scheme, sized for capacity items at false-positive rate fpr';
 
 -- ---------------------------------------------------------------------------
 -- Union and intersection

@@ -1245,7 +1245,9 @@ test_serialized(void)
 			{"version 2", 0, 1, 2, BS_ERR_FORMAT},
 			{"version 255", 0, 1, 255, BS_ERR_FORMAT},
 			{"scheme 0", 1, 1, 0, BS_ERR_FORMAT},
-			{"scheme 2", 1, 1, 2, BS_ERR_FORMAT},
+			{"scheme 7", 1, 1, 7, BS_ERR_FORMAT},
+			{"partition scheme on a prime m", 1, 1, 4, BS_ERR_PARAM},
+			{"blocked scheme on a prime m", 1, 1, 6, BS_ERR_PARAM},
 			{"family 12", 2, 1, 12, BS_ERR_FORMAT},
 			{"family 255", 2, 1, 255, BS_ERR_FORMAT},
 			{"reserved8 1", 3, 1, 1, BS_ERR_FORMAT},
@@ -1597,7 +1599,9 @@ test_text(void)
 		CHECK(strcmp(bs_family_name(BS_FAMILY_OTHER), "other") == 0);
 		CHECK(strcmp(bs_family_name(12), "unknown") == 0);
 		CHECK(strcmp(bs_scheme_name(1), "double") == 0);
-		CHECK(strcmp(bs_scheme_name(2), "unknown") == 0);
+		CHECK(strcmp(bs_scheme_name(2), "double_square") == 0);
+		CHECK(strcmp(bs_scheme_name(6), "blocked") == 0);
+		CHECK(strcmp(bs_scheme_name(7), "unknown") == 0);
 	}
 
 	/* extremes of seed and m, and all three base64 tails (8w mod 3 = 0, 2, 1) */

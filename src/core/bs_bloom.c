@@ -14,8 +14,15 @@
 void
 bs_bloom_init(bs_bloom *filter, uint64_t bits, uint32_t hashes, uint64_t seed)
 {
+	bs_bloom_init_scheme(filter, BS_SCHEME_DOUBLE, bits, hashes, seed);
+}
+
+void
+bs_bloom_init_scheme(bs_bloom *filter, bs_scheme scheme, uint64_t bits,
+					 uint32_t hashes, uint64_t seed)
+{
 	filter->version = BS_BLOOM_FORMAT_VERSION;
-	filter->scheme = BS_SCHEME_DOUBLE;
+	filter->scheme = (uint8_t) scheme;
 	filter->family = BS_FAMILY_NONE;
 	filter->reserved8 = 0;
 	filter->hashes = (uint16_t) hashes;
@@ -48,8 +55,13 @@ bs_bloom_add(bs_bloom *filter, const bs_probe *probe, const void *data,
 	uint64_t	first;
 	uint64_t	step;
 
-	bs_probe_locate(probe, data, length, &first, &step);
-	bs_probe_set(filter, probe, first, step);
+	if (!bs_probe_locatable(probe))
+		bs_independent_set(filter, probe, data, length);
+	else
+	{
+		bs_probe_locate(probe, data, length, &first, &step);
+		bs_probe_set(filter, probe, first, step);
+	}
 	filter->items++;
 }
 
@@ -60,36 +72,100 @@ bs_bloom_test(const bs_bloom *filter, const bs_probe *probe, const void *data,
 	uint64_t	first;
 	uint64_t	step;
 
+	if (!bs_probe_locatable(probe))
+		return bs_independent_test(filter, probe, data, length);
 	bs_probe_locate(probe, data, length, &first, &step);
 	return bs_probe_test(filter, probe, first, step);
+}
+
+/* 2^64 mod n, computed as (2^64 - n) mod n without 128-bit division. */
+static uint64_t
+reject_below(uint64_t n)
+{
+	return n == 0 ? 0 : (0 - n) % n;
+}
+
+void
+bs_probe_init_scheme(bs_probe *probe, bs_scheme scheme, uint64_t bits,
+					 uint32_t hashes, uint64_t seed)
+{
+	probe->bits = bits;
+	probe->hashes = hashes;
+	probe->seed = seed;
+	probe->scheme = (uint8_t) scheme;
+	switch (scheme)
+	{
+		case BS_SCHEME_DOUBLE:
+			probe->first_range = bits;
+			probe->step_range = bits - 1;
+			break;
+		case BS_SCHEME_PARTITION:
+			probe->first_range = bits / hashes;
+			probe->step_range = bits / hashes;
+			break;
+		case BS_SCHEME_BLOCKED:
+			probe->first_range = bits / BS_BLOCK_BITS;
+			probe->step_range = 0;
+			break;
+		case BS_SCHEME_INDEPENDENT:
+			probe->first_range = bits;
+			probe->step_range = 0;
+			break;
+		default:				/* double_square, double_cube */
+			probe->first_range = bits;
+			probe->step_range = bits;
+			break;
+	}
+	probe->reject_below_first = reject_below(probe->first_range);
+	probe->reject_below_step = reject_below(probe->step_range);
 }
 
 void
 bs_probe_init(bs_probe *probe, uint64_t bits, uint32_t hashes, uint64_t seed)
 {
-	probe->bits = bits;
-	probe->hashes = hashes;
-	probe->seed = seed;
-	/* (2^64 - n) mod n == 2^64 mod n, computed without 128-bit division */
-	probe->reject_below_m = (0 - bits) % bits;
-	probe->reject_below_step = (0 - (bits - 1)) % (bits - 1);
+	bs_probe_init_scheme(probe, BS_SCHEME_DOUBLE, bits, hashes, seed);
+}
+
+void
+bs_probe_for(bs_probe *probe, const bs_bloom *filter)
+{
+	bs_probe_init_scheme(probe, (bs_scheme) filter->scheme, filter->bits,
+						 filter->hashes, filter->seed);
 }
 
 void
 bs_bloom_positions(const bs_probe *probe, const void *data, size_t length,
 				   uint64_t *positions)
 {
-	uint64_t	position;
+	uint64_t	first;
 	uint64_t	step;
 
-	bs_probe_locate(probe, data, length, &position, &step);
-	for (uint32_t i = 0; i < probe->hashes; i++)
+	if (!bs_probe_locatable(probe))
 	{
-		positions[i] = position;
-		position += step;
-		if (position >= probe->bits)
-			position -= probe->bits;
+		bs_independent_positions(probe, data, length, positions);
+		return;
 	}
+	bs_probe_locate(probe, data, length, &first, &step);
+	if (probe->scheme == BS_SCHEME_DOUBLE)
+	{
+		for (uint32_t i = 0; i < probe->hashes; i++)
+		{
+			positions[i] = first;
+			first += step;
+			if (first >= probe->bits)
+				first -= probe->bits;
+		}
+	}
+	else if (probe->scheme == BS_SCHEME_BLOCKED)
+	{
+		bs_block_bits source;
+
+		bs_block_bits_init(&source, step);
+		for (uint32_t i = 0; i < probe->hashes; i++)
+			positions[i] = first * BS_BLOCK_BITS + bs_block_next_bit(&source);
+	}
+	else
+		bs_probe_positions_other(probe, first, step, positions);
 }
 
 /*
@@ -131,6 +207,30 @@ bs_bloom_count_set(const bs_bloom *filter)
 		return count_words_popcnt(filter->words, count);
 #endif
 	return count_words_portable(filter->words, count);
+}
+
+uint64_t
+bs_bloom_count_range(const bs_bloom *filter, uint64_t from, uint64_t to)
+{
+	uint64_t	total = 0;
+
+	/* whole words in the middle, partial words at either end */
+	while (from < to && (from & 63) != 0)
+	{
+		total += (filter->words[from >> 6] >> (from & 63)) & 1;
+		from++;
+	}
+	while (to - from >= 64)
+	{
+		total += (uint64_t) __builtin_popcountll(filter->words[from >> 6]);
+		from += 64;
+	}
+	while (from < to)
+	{
+		total += (filter->words[from >> 6] >> (from & 63)) & 1;
+		from++;
+	}
+	return total;
 }
 
 uint64_t
@@ -253,7 +353,26 @@ bs_family_name(uint8_t family)
 const char *
 bs_scheme_name(uint8_t scheme)
 {
-	return scheme == BS_SCHEME_DOUBLE ? "double" : "unknown";
+	static const char *const names[] = {
+		"unknown", "double", "double_square", "double_cube", "partition",
+		"independent", "blocked"
+	};
+
+	return scheme <= BS_SCHEME_LAST ? names[scheme] : "unknown";
+}
+
+bool
+bs_scheme_parse(const char *name, uint8_t *scheme)
+{
+	for (uint8_t code = 1; code <= BS_SCHEME_LAST; code++)
+	{
+		if (strcmp(name, bs_scheme_name(code)) == 0)
+		{
+			*scheme = code;
+			return true;
+		}
+	}
+	return false;
 }
 
 void

@@ -18,11 +18,26 @@
 
 #define BS_BLOOM_FORMAT_VERSION 1
 
-/* Probing schemes: how the k positions of a value are derived. */
+/*
+ * Probing schemes: how the k positions of a value are derived (KM 2008,
+ * sections 3, 5 and 8).  The codes are stored in every filter.
+ */
 typedef enum bs_scheme
 {
-	BS_SCHEME_DOUBLE = 1		/* Kirsch–Mitzenmacher double hashing, m prime */
+	BS_SCHEME_DOUBLE = 1,		/* a + i b mod m, m prime, b != 0: k distinct */
+	BS_SCHEME_DOUBLE_SQUARE = 2,	/* a + i b + i^2 mod m, m prime */
+	BS_SCHEME_DOUBLE_CUBE = 3,	/* a + i b + i^3 mod m, m prime */
+	BS_SCHEME_PARTITION = 4,	/* k subarrays of prime m' = m / k bits */
+	BS_SCHEME_INDEPENDENT = 5,	/* k independently seeded hashes */
+	BS_SCHEME_BLOCKED = 6		/* all k bits in one 512-bit block */
 } bs_scheme;
+#define BS_SCHEME_LAST BS_SCHEME_BLOCKED
+
+/* A blocked filter's block: one 64-byte cache line. */
+#define BS_BLOCK_BITS 512
+#define BS_BLOCK_WORDS (BS_BLOCK_BITS / 64)
+/* Blocked filters take at most this many bits per value in a block. */
+#define BS_BLOCKED_MAX_HASHES 64
 
 /*
  * Value families: which values hash alike.  Stored in each filter so that a
@@ -87,13 +102,21 @@ typedef struct bs_bloom_params
 	uint64_t	items;
 } bs_bloom_params;
 
-/* Precomputed constants for mapping hash values onto positions of one m. */
+/*
+ * Precomputed constants for mapping hash values onto the positions of one
+ * filter shape.  h1 is mapped onto [0, first_range) and h2 onto
+ * [0, step_range); what the two numbers mean depends on the scheme
+ * (bs_probe.h).
+ */
 typedef struct bs_probe
 {
 	uint64_t	bits;			/* m */
-	uint64_t	reject_below_m;		/* 2^64 mod m */
-	uint64_t	reject_below_step;	/* 2^64 mod (m - 1) */
+	uint64_t	first_range;	/* m, or m' (partition), or blocks (blocked) */
+	uint64_t	reject_below_first;	/* 2^64 mod first_range */
+	uint64_t	step_range;		/* m - 1 (double), m, m' or 0 (unused) */
+	uint64_t	reject_below_step;	/* 2^64 mod step_range */
 	uint32_t	hashes;			/* k */
+	uint8_t		scheme;			/* bs_scheme */
 	uint64_t	seed;
 } bs_probe;
 
@@ -110,15 +133,27 @@ bs_bloom_total_bytes(uint64_t bits)
 	return sizeof(bs_bloom) + 8 * bs_bloom_word_count(bits);
 }
 
-/* Fill the header of an empty filter (the caller zeroed the memory). */
+/*
+ * Fill the header of an empty filter (the caller zeroed the memory); the
+ * shape must suit the scheme (bs_scheme_check_shape).
+ */
+void		bs_bloom_init_scheme(bs_bloom *filter, bs_scheme scheme, uint64_t bits,
+								 uint32_t hashes, uint64_t seed);
+
+/* The same for the default scheme, double hashing. */
 void		bs_bloom_init(bs_bloom *filter, uint64_t bits, uint32_t hashes,
 						  uint64_t seed);
 
 void		bs_bloom_get_params(const bs_bloom *filter, bs_bloom_params *params);
 
 /* Constants for probing filters with these parameters. */
+void		bs_probe_init_scheme(bs_probe *probe, bs_scheme scheme, uint64_t bits,
+								 uint32_t hashes, uint64_t seed);
+
+/* The same for double hashing, and for the shape of a given filter. */
 void		bs_probe_init(bs_probe *probe, uint64_t bits, uint32_t hashes,
 						  uint64_t seed);
+void		bs_probe_for(bs_probe *probe, const bs_bloom *filter);
 
 /*
  * Set the k bits of one value's canonical bytes; counts it in items.  (The
@@ -154,6 +189,9 @@ int			bs_bloom_compare(const bs_bloom *a, const bs_bloom *b);
 /* Number of set bits. */
 uint64_t	bs_bloom_count_set(const bs_bloom *filter);
 
+/* Number of set bits among positions [from, to). */
+uint64_t	bs_bloom_count_range(const bs_bloom *filter, uint64_t from, uint64_t to);
+
 /* Number of bits set in a | b (compatible filters), without building it. */
 uint64_t	bs_bloom_count_union(const bs_bloom *a, const bs_bloom *b);
 
@@ -180,6 +218,9 @@ bs_status	bs_check_fpr(double fpr, bs_error *err);
 /* Lower-case names, as used in the text form and in bloom_info. */
 const char *bs_family_name(uint8_t family);
 const char *bs_scheme_name(uint8_t scheme);
+
+/* The scheme code of a name as bs_scheme_name writes it; false if none. */
+bool		bs_scheme_parse(const char *name, uint8_t *scheme);
 
 /* The family as the text form writes it: its name, or other-<tag in hex>. */
 void		bs_family_token(uint8_t family, uint32_t type_tag, char *out, size_t size);

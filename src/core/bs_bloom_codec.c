@@ -9,7 +9,7 @@
 
 #include "bs_base64.h"
 #include "bs_codec_util.h"
-#include "bs_primes.h"
+#include "bs_scheme.h"
 
 #define TEXT_MAGIC "bloom"
 #define TEXT_PREFIX_MAX 160
@@ -48,7 +48,7 @@ bs_bloom_check_params(const bs_bloom_params *p, bs_error *err)
 		return bs_fail(err, BS_ERR_FORMAT, "unsupported bloomfilter format version",
 					   "The value has format version %u; this version of bloomsketch reads version %u.",
 					   p->version, BS_BLOOM_FORMAT_VERSION);
-	if (p->scheme != BS_SCHEME_DOUBLE)
+	if (p->scheme < 1 || p->scheme > BS_SCHEME_LAST)
 		return bs_fail(err, BS_ERR_FORMAT, "unknown bloomfilter probing scheme",
 					   "The value has scheme code %u.", p->scheme);
 	if (p->family > BS_FAMILY_LAST)
@@ -70,15 +70,7 @@ bs_bloom_check_params(const bs_bloom_params *p, bs_error *err)
 		return bs_fail(err, BS_ERR_TOO_LARGE, "bloomfilter is too large",
 					   "The value has %" PRIu64 " bits; the largest filter has %" PRIu64 " bits.",
 					   p->bits, BS_BLOOM_MAX_BITS);
-	if (p->bits < BS_BLOOM_MIN_BITS || !bs_is_prime(p->bits))
-		return bs_fail(err, BS_ERR_PARAM, "bloomfilter size must be a prime number of bits",
-					   "The value has %" PRIu64 " bits; double hashing needs a prime m of at least %d.",
-					   p->bits, BS_BLOOM_MIN_BITS);
-	if (p->hashes < 1 || p->hashes > BS_BLOOM_MAX_HASHES || p->hashes > p->bits)
-		return bs_fail(err, BS_ERR_PARAM, "bloomfilter number of hash functions is out of range",
-					   "The value has k = %u; k must be between 1 and %d and at most m = %" PRIu64 ".",
-					   p->hashes, BS_BLOOM_MAX_HASHES, p->bits);
-	return BS_OK;
+	return bs_scheme_check_shape(p->scheme, p->bits, p->hashes, err);
 }
 
 bs_status
@@ -105,11 +97,10 @@ bs_bloom_check_words(const bs_bloom *filter, bs_error *err)
 bs_status
 bs_bloom_check_shape(const bs_bloom *filter, uint64_t total_bytes, bs_error *err)
 {
-	if (filter->version != BS_BLOOM_FORMAT_VERSION || filter->scheme != BS_SCHEME_DOUBLE ||
+	if (filter->version != BS_BLOOM_FORMAT_VERSION ||
 		filter->family > BS_FAMILY_LAST ||
-		filter->bits < BS_BLOOM_MIN_BITS || filter->bits > BS_BLOOM_MAX_BITS ||
-		filter->hashes < 1 || filter->hashes > BS_BLOOM_MAX_HASHES ||
-		filter->hashes > filter->bits ||
+		filter->bits > BS_BLOOM_MAX_BITS ||
+		!bs_scheme_shape_ok(filter->scheme, filter->bits, filter->hashes) ||
 		total_bytes != bs_bloom_total_bytes(filter->bits))
 		return bs_fail(err, BS_ERR_FORMAT, "stored bloomfilter value is corrupt",
 					   "Its header (version %u, scheme %u, k = %u, m = %" PRIu64 ") does not match its size of %" PRIu64 " bytes.",
@@ -119,6 +110,19 @@ bs_bloom_check_shape(const bs_bloom *filter, uint64_t total_bytes, bs_error *err
 }
 
 /* ---- serialized form ---- */
+
+/* A scheme name of the text form (not NUL-terminated) to its code. */
+static bool
+parse_scheme(const char *token, size_t length, uint8_t *scheme)
+{
+	char		name[16];
+
+	if (length == 0 || length >= sizeof(name) || memchr(token, '\0', length) != NULL)
+		return false;
+	memcpy(name, token, length);
+	name[length] = '\0';
+	return bs_scheme_parse(name, scheme);
+}
 
 void
 bs_bloom_serialize(const bs_bloom *filter, uint8_t *out)
@@ -290,10 +294,8 @@ bs_bloom_parse_text_header(const char *text, size_t length, bs_bloom_params *p,
 	if (p->version != BS_BLOOM_FORMAT_VERSION)
 		return bs_bloom_check_params(p, err);
 
-	if (field_length[2] == 6 && memcmp(field[2], "double", 6) == 0)
-		p->scheme = BS_SCHEME_DOUBLE;
-	else
-		return syntax_error(err, "The probing scheme must be \"double\".");
+	if (!parse_scheme(field[2], field_length[2], &p->scheme))
+		return syntax_error(err, "The probing scheme must be double, double_square, double_cube, partition, independent or blocked.");
 	if (!bs_parse_family_token(field[3], field_length[3], &p->family, &p->type_tag))
 		return syntax_error(err, "The value family is not one bloomsketch knows.");
 	if (!bs_parse_field(field[4], field_length[4], "k", false, &value) || value > UINT16_MAX)

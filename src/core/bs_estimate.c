@@ -5,60 +5,69 @@
 
 #include <math.h>
 
-/* ln(1 - k/m): the log-probability that one item misses a given bit. */
-static double
-log_miss(uint64_t m, uint32_t k)
+void
+bs_occupancy_classic(uint64_t m, uint32_t k, bs_occupancy *model)
 {
-	return log1p(-(double) k / (double) m);
+	double		dm = (double) m;
+	double		dk = (double) k;
+
+	model->bits = m;
+	model->hashes = k;
+	/* an item misses a given bit with probability 1 - k/m (eq. (42)) */
+	model->log_miss = log1p(-dk / dm);
+	model->same_pairs = dm * (dm - 1);
+	/* and both bits of a pair with (m-k)(m-k-1) / (m(m-1)) = u1^2 (1 - k/((m-1)(m-k))) */
+	model->log_pair_excess_same = log1p(-dk / ((dm - 1) * (dm - dk)));
+	model->other_pairs = 0;
+	model->log_pair_excess_other = 0;
 }
 
 double
-bs_occupancy_mean(uint64_t m, uint32_t k, double n)
+bs_model_mean(const bs_occupancy *model, double n)
 {
-	/* mu = m (1 - (1 - k/m)^n), eq. (42) */
-	return -(double) m * expm1(n * log_miss(m, k));
+	/* mu = m (1 - u1^n), eq. (42) for the classic model */
+	return -(double) model->bits * expm1(n * model->log_miss);
 }
 
 /*
- * Lemma 16 (eq. (43)) with a = (1 - k/m)^n, the chance a bit stays clear,
- * and b = ((m-k)(m-k-1) / (m(m-1)))^n, the chance two given bits both do:
- *   Var X = m a (1 - a) + m (m - 1) (b - a^2).
- * b - a^2 cancels badly for large m, so it is rewritten exactly as
- *   b - a^2 = a^2 ((1 - k / ((m-1)(m-k)))^n - 1),
- * evaluated with log1p/expm1.
+ * Lemma 16 (eq. (43)) in general form, with a = u1^n the chance a bit stays
+ * clear and b = u2^n the chance two given bits both do:
+ *   Var X = m a (1 - a) + sum over ordered pairs (b - a^2).
+ * b - a^2 cancels badly for large m, so it is evaluated as
+ *   a^2 expm1(n ln(u2 / u1^2)).
  */
 double
-bs_occupancy_variance(uint64_t m, uint32_t k, double n)
+bs_model_variance(const bs_occupancy *model, double n)
 {
-	double		dm = (double) m;
+	double		m = (double) model->bits;
 	double		a;
-	double		pair;
 	double		variance;
 
-	if (m < 2 || k >= m || n <= 0)
+	if (model->bits < 2 || !(model->log_miss > -INFINITY) || n <= 0)
 		return 0.0;
-	a = exp(n * log_miss(m, k));
-	pair = expm1(n * log1p(-(double) k / ((dm - 1) * (dm - (double) k))));
-	variance = dm * a * (1 - a) + dm * (dm - 1) * a * a * pair;
+	a = exp(n * model->log_miss);
+	variance = m * a * (1 - a) +
+		model->same_pairs * a * a * expm1(n * model->log_pair_excess_same) +
+		model->other_pairs * a * a * expm1(n * model->log_pair_excess_other);
 	return variance > 0 ? variance : 0.0;
 }
 
 double
-bs_estimate_items(uint64_t m, uint32_t k, uint64_t x)
+bs_model_estimate_items(const bs_occupancy *model, uint64_t x)
 {
 	if (x == 0)
 		return 0.0;
-	if (x >= m || k >= m)
+	if (x >= model->bits || !(model->log_miss > -INFINITY) || model->log_miss == 0)
 		return INFINITY;
-	/* n = ln(1 - X/m) / ln(1 - k/m), eq. (46) */
-	return log1p(-(double) x / (double) m) / log_miss(m, k);
+	/* n = ln(1 - X/m) / ln u1, eq. (46) for the classic model */
+	return log1p(-(double) x / (double) model->bits) / model->log_miss;
 }
 
 /* mean + z * sd at n items: the edge of the central range on one side */
 static double
-range_edge(uint64_t m, uint32_t k, double n, double z)
+range_edge(const bs_occupancy *model, double n, double z)
 {
-	return bs_occupancy_mean(m, k, n) + z * sqrt(bs_occupancy_variance(m, k, n));
+	return bs_model_mean(model, n) + z * sqrt(bs_model_variance(model, n));
 }
 
 /*
@@ -67,13 +76,13 @@ range_edge(uint64_t m, uint32_t k, double n, double z)
  * per item while the standard deviation changes far more slowly).
  */
 static double
-solve_edge(uint64_t m, uint32_t k, double x, double z, double low, double high)
+solve_edge(const bs_occupancy *model, double x, double z, double low, double high)
 {
 	for (int i = 0; i < 200 && high - low > 1e-9 * (1 + high); i++)
 	{
 		double		mid = 0.5 * (low + high);
 
-		if (range_edge(m, k, mid, z) < x)
+		if (range_edge(model, mid, z) < x)
 			low = mid;
 		else
 			high = mid;
@@ -82,28 +91,29 @@ solve_edge(uint64_t m, uint32_t k, double x, double z, double low, double high)
 }
 
 void
-bs_estimate_items_bounds(uint64_t m, uint32_t k, uint64_t x, double confidence,
+bs_model_estimate_bounds(const bs_occupancy *model, uint64_t x, double confidence,
 						 double *lower, double *upper)
 {
 	double		z = bs_normal_quantile(0.5 + confidence / 2);
-	double		estimate = bs_estimate_items(m, k, x);
+	double		estimate = bs_model_estimate_items(model, x);
 	double		dx = (double) x;
+	double		m = (double) model->bits;
 	double		high;
 
 	if (x == 0)
 	{
-		/* every item sets k bits: an empty filter holds exactly nothing */
+		/* every item sets at least one bit: an empty filter holds nothing */
 		*lower = *upper = 0.0;
 		return;
 	}
 	if (isinf(estimate))
-		*lower = solve_edge(m, k, dx - 0.5, z, 0, 1e6 + 64.0 * (double) m);
+		*lower = solve_edge(model, dx - 0.5, z, 0, 1e6 + 64.0 * m);
 	else
-		*lower = solve_edge(m, k, dx, z, 0, estimate);
+		*lower = solve_edge(model, dx, z, 0, estimate);
 
 	/* and no fewer than X / k items can have set X bits */
-	if (*lower < dx / k)
-		*lower = dx / k;
+	if (*lower < dx / model->hashes)
+		*lower = dx / model->hashes;
 
 	if (isinf(estimate))
 	{
@@ -112,16 +122,57 @@ bs_estimate_items_bounds(uint64_t m, uint32_t k, uint64_t x, double confidence,
 	}
 	/* bracket the upper end: mean - z sd must exceed x there */
 	high = estimate > 1 ? 2 * estimate : 2;
-	while (range_edge(m, k, high, -z) <= dx)
+	while (range_edge(model, high, -z) <= dx)
 	{
-		if (bs_occupancy_mean(m, k, high) >= (double) m - 0.5)
+		if (bs_model_mean(model, high) >= m - 0.5)
 		{
 			*upper = INFINITY;	/* consistent with an (almost) full filter */
 			return;
 		}
 		high *= 2;
 	}
-	*upper = solve_edge(m, k, dx, -z, estimate, high);
+	*upper = solve_edge(model, dx, -z, estimate, high);
+}
+
+double
+bs_occupancy_mean(uint64_t m, uint32_t k, double n)
+{
+	bs_occupancy model;
+
+	bs_occupancy_classic(m, k, &model);
+	return bs_model_mean(&model, n);
+}
+
+double
+bs_occupancy_variance(uint64_t m, uint32_t k, double n)
+{
+	bs_occupancy model;
+
+	if (k >= m)
+		return 0.0;
+	bs_occupancy_classic(m, k, &model);
+	return bs_model_variance(&model, n);
+}
+
+double
+bs_estimate_items(uint64_t m, uint32_t k, uint64_t x)
+{
+	bs_occupancy model;
+
+	if (k >= m)
+		return x == 0 ? 0.0 : INFINITY;
+	bs_occupancy_classic(m, k, &model);
+	return bs_model_estimate_items(&model, x);
+}
+
+void
+bs_estimate_items_bounds(uint64_t m, uint32_t k, uint64_t x, double confidence,
+						 double *lower, double *upper)
+{
+	bs_occupancy model;
+
+	bs_occupancy_classic(m, k, &model);
+	bs_model_estimate_bounds(&model, x, confidence, lower, upper);
 }
 
 double

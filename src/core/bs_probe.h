@@ -50,6 +50,16 @@ bs_map_uniform(uint64_t x, uint64_t n, uint64_t reject_below, uint64_t *out)
  * at the largest m) is replaced by a fresh one from a seed advanced by a
  * fixed step, which keeps the mapping deterministic and exactly uniform.
  * All arithmetic stays below 2m <= 1.2e10, far from 64-bit overflow.
+ *
+ * The other schemes map the same two hashes differently:
+ *   double_square, double_cube: a and b uniform on [0, m) (b = 0 allowed:
+ *     f(i) = i^2 or i^3 still spreads the probes, KM section 5.2);
+ *   partition: a and b uniform on [0, m'), probe i at i*m' + (a + i b mod m')
+ *     (KM section 3: k subarrays of prime size m');
+ *   blocked: a uniform on [0, blocks), b = h2 itself, whose 9-bit chunks
+ *     pick the k bits inside block a;
+ *   independent: k separate hashes, so there is nothing to locate up front
+ *     (bs_probe_locatable is false; use bs_bloom_add / bs_bloom_test).
  */
 static inline void
 bs_probe_locate(const bs_probe *probe, const void *data, size_t length,
@@ -62,15 +72,97 @@ bs_probe_locate(const bs_probe *probe, const void *data, size_t length,
 		XXH128_hash_t h = XXH3_128bits_withSeed(data, length, seed);
 		uint64_t	offset;
 
-		if (bs_map_uniform(h.low64, probe->bits, probe->reject_below_m, first) &&
-			bs_map_uniform(h.high64, probe->bits - 1, probe->reject_below_step, &offset))
+		if (probe->scheme == BS_SCHEME_BLOCKED)
 		{
-			*step = offset + 1;
+			if (bs_map_uniform(h.low64, probe->first_range, probe->reject_below_first, first))
+			{
+				*step = h.high64;
+				return;
+			}
+		}
+		else if (bs_map_uniform(h.low64, probe->first_range, probe->reject_below_first, first) &&
+				 bs_map_uniform(h.high64, probe->step_range, probe->reject_below_step, &offset))
+		{
+			*step = probe->scheme == BS_SCHEME_DOUBLE ? offset + 1 : offset;
 			return;
 		}
 		seed += BS_RESEED_STEP;
 	}
 }
+
+/* False for the independent scheme, whose k positions need k hashes. */
+static inline bool
+bs_probe_locatable(const bs_probe *probe)
+{
+	return probe->scheme != BS_SCHEME_INDEPENDENT;
+}
+
+/*
+ * Blocked scheme: bit j of the value inside its block is the j-th 9-bit
+ * chunk of b; seven chunks fit in 64 bits, so every seventh bit draws a fresh
+ * 64-bit word from a fixed mixer (splitmix64's finaliser) of the last one.
+ * The chunks of a uniform b are uniform and independent, so the k bits are
+ * k independent uniform positions in the block (Putze, Sanders and Singler's
+ * blocked filter with the standard construction inside each block).
+ */
+static inline uint64_t
+bs_block_remix(uint64_t x)
+{
+	x += UINT64_C(0x9E3779B97F4A7C15);
+	x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+	x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
+	return x ^ (x >> 31);
+}
+
+/* Where a blocked value's bits come from: the current word and what is left. */
+typedef struct bs_block_bits
+{
+	uint64_t	word;			/* b, then its remixes */
+	uint64_t	rest;			/* the unused chunks of word */
+	unsigned	chunks;			/* how many are left */
+} bs_block_bits;
+
+static inline void
+bs_block_bits_init(bs_block_bits *source, uint64_t b)
+{
+	source->word = b;
+	source->rest = b;
+	source->chunks = 7;
+}
+
+/* The next bit (0..511) of a blocked value. */
+static inline unsigned
+bs_block_next_bit(bs_block_bits *source)
+{
+	unsigned	bit;
+
+	if (source->chunks == 0)
+	{
+		source->word = bs_block_remix(source->word);
+		source->rest = source->word;
+		source->chunks = 7;
+	}
+	bit = (unsigned) (source->rest & (BS_BLOCK_BITS - 1));
+	source->rest >>= 9;
+	source->chunks--;
+	return bit;
+}
+
+/* Out of line: positions of the schemes other than double and blocked. */
+void		bs_probe_set_other(bs_bloom *filter, const bs_probe *probe,
+							   uint64_t first, uint64_t step);
+bool		bs_probe_test_other(const bs_bloom *filter, const bs_probe *probe,
+								uint64_t first, uint64_t step);
+void		bs_probe_positions_other(const bs_probe *probe, uint64_t first,
+									 uint64_t step, uint64_t *positions);
+
+/* The independent scheme, straight from the value's bytes. */
+void		bs_independent_set(bs_bloom *filter, const bs_probe *probe,
+							   const void *data, size_t length);
+bool		bs_independent_test(const bs_bloom *filter, const bs_probe *probe,
+								const void *data, size_t length);
+void		bs_independent_positions(const bs_probe *probe, const void *data,
+									 size_t length, uint64_t *positions);
 
 /* Prefetch, for writing, the cache lines of a located value's bits. */
 static inline void
@@ -80,6 +172,13 @@ bs_probe_prefetch(const bs_bloom *filter, const bs_probe *probe, uint64_t first,
 	uint64_t	position = first;
 	uint32_t	count = probe->hashes < BS_PREFETCH_LIMIT ? probe->hashes : BS_PREFETCH_LIMIT;
 
+	if (probe->scheme == BS_SCHEME_BLOCKED)
+	{
+		__builtin_prefetch(&filter->words[first * BS_BLOCK_WORDS], 1, 3);
+		return;
+	}
+	if (probe->scheme != BS_SCHEME_DOUBLE)
+		return;					/* not worth it for the experimental schemes */
 	for (uint32_t i = 0; i < count; i++)
 	{
 		__builtin_prefetch(&filter->words[position >> 6], 1, 3);
@@ -97,6 +196,25 @@ bs_probe_set(bs_bloom *filter, const bs_probe *probe, uint64_t first, uint64_t s
 	uint64_t	bits = probe->bits;
 	uint64_t   *words = filter->words;
 
+	if (probe->scheme == BS_SCHEME_BLOCKED)
+	{
+		uint64_t   *block = words + first * BS_BLOCK_WORDS;
+		bs_block_bits source;
+
+		bs_block_bits_init(&source, step);
+		for (uint32_t i = 0; i < probe->hashes; i++)
+		{
+			unsigned	bit = bs_block_next_bit(&source);
+
+			block[bit >> 6] |= UINT64_C(1) << (bit & 63);
+		}
+		return;
+	}
+	if (probe->scheme != BS_SCHEME_DOUBLE)
+	{
+		bs_probe_set_other(filter, probe, first, step);
+		return;
+	}
 	for (uint32_t i = 0; i < probe->hashes; i++)
 	{
 		words[position >> 6] |= UINT64_C(1) << (position & 63);
@@ -115,6 +233,23 @@ bs_probe_test(const bs_bloom *filter, const bs_probe *probe, uint64_t first,
 	uint64_t	bits = probe->bits;
 	const uint64_t *words = filter->words;
 
+	if (probe->scheme == BS_SCHEME_BLOCKED)
+	{
+		const uint64_t *block = words + first * BS_BLOCK_WORDS;
+		bs_block_bits source;
+
+		bs_block_bits_init(&source, step);
+		for (uint32_t i = 0; i < probe->hashes; i++)
+		{
+			unsigned	bit = bs_block_next_bit(&source);
+
+			if ((block[bit >> 6] & (UINT64_C(1) << (bit & 63))) == 0)
+				return false;
+		}
+		return true;
+	}
+	if (probe->scheme != BS_SCHEME_DOUBLE)
+		return bs_probe_test_other(filter, probe, first, step);
 	for (uint32_t i = 0; i < probe->hashes; i++)
 	{
 		if ((words[position >> 6] & (UINT64_C(1) << (position & 63))) == 0)

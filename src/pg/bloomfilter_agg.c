@@ -64,10 +64,12 @@ typedef struct PipelineGuard
 typedef struct AggCache
 {
 	ValueKind	kind;
-	/* the sizing of the (capacity, fpr) pair seen last */
+	/* the sizing of the (capacity, fpr, scheme) seen last */
 	bool		sized;
 	int64		capacity;
 	double		fpr;
+	uint8		scheme;
+	char		scheme_name[NAMEDATALEN];	/* as given, for a cheap check */
 	bs_probe	probe;
 	AddPipeline pipeline;
 } AggCache;
@@ -87,19 +89,41 @@ agg_cache(FunctionCallInfo fcinfo)
 	return cache;
 }
 
-/* Size for (capacity, fpr) unless that pair was sized on the previous call. */
-static const bs_probe *
-agg_probe(AggCache *cache, int64 capacity, double fpr)
+/* The scheme argument, parsed only when it differs from the last one. */
+static uint8
+agg_scheme(AggCache *cache, text *name)
 {
-	if (!cache->sized || cache->capacity != capacity || cache->fpr != fpr)
+	Size		length = VARSIZE_ANY_EXHDR(name);
+
+	if (!cache->sized || length >= NAMEDATALEN || cache->scheme_name[length] != '\0' ||
+		memcmp(cache->scheme_name, VARDATA_ANY(name), length) != 0)
+	{
+		uint8		scheme = bs_scheme_or_error(name);
+
+		memcpy(cache->scheme_name, VARDATA_ANY(name), length);
+		cache->scheme_name[length] = '\0';
+		cache->sized = false;	/* size again for this scheme */
+		return scheme;
+	}
+	return cache->scheme;
+}
+
+/* Size for (capacity, fpr, scheme) unless that was sized on the previous call. */
+static const bs_probe *
+agg_probe(AggCache *cache, int64 capacity, double fpr, uint8 scheme)
+{
+	if (!cache->sized || cache->capacity != capacity || cache->fpr != fpr ||
+		cache->scheme != scheme)
 	{
 		uint64		bits;
 		uint32		hashes;
 
-		bs_size_or_error(capacity, fpr, &bits, &hashes);
-		bs_probe_init(&cache->probe, bits, hashes, BLOOM_AGG_SEED);
+		bs_size_or_error(scheme, capacity, fpr, &bits, &hashes);
+		bs_probe_init_scheme(&cache->probe, (bs_scheme) scheme, bits, hashes,
+							 BLOOM_AGG_SEED);
 		cache->capacity = capacity;
 		cache->fpr = fpr;
+		cache->scheme = scheme;
 		cache->sized = true;
 	}
 	return &cache->probe;
@@ -190,6 +214,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	bs_bloom   *state;
 	CanonicalBytes bytes;
 	double		fpr = BLOOM_AGG_DEFAULT_FPR;
+	uint8		scheme = BS_SCHEME_DOUBLE;
 	uint64		first;
 	uint64		step;
 	bool		pipelined;
@@ -214,15 +239,18 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	if (PG_ARGISNULL(2) || (PG_NARGS() > 3 && PG_ARGISNULL(3)))
+	if (PG_ARGISNULL(2) || (PG_NARGS() > 3 && PG_ARGISNULL(3)) ||
+		(PG_NARGS() > 4 && PG_ARGISNULL(4)))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("bloom_agg capacity and false-positive rate must not be null")));
+				 errmsg("bloom_agg capacity, false-positive rate and scheme must not be null")));
 	if (PG_NARGS() > 3)
 		fpr = PG_GETARG_FLOAT8(3);
 
 	cache = agg_cache(fcinfo);
-	probe = agg_probe(cache, PG_GETARG_INT64(2), fpr);
+	if (PG_NARGS() > 4)
+		scheme = agg_scheme(cache, PG_GETARG_TEXT_PP(4));
+	probe = agg_probe(cache, PG_GETARG_INT64(2), fpr, scheme);
 
 	if (PG_ARGISNULL(0))
 	{
@@ -232,8 +260,8 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 		 * so build it in the per-row context, which is reset after the copy,
 		 * and set its first value's bits at once.
 		 */
-		state = bs_bloom_alloc(CurrentMemoryContext, probe->bits, probe->hashes,
-							   BLOOM_AGG_SEED);
+		state = bs_bloom_alloc(CurrentMemoryContext, probe->scheme, probe->bits,
+							   probe->hashes, BLOOM_AGG_SEED);
 		adopt_family(state, &cache->kind);
 		canonical_bytes(&cache->kind, PG_GETARG_DATUM(1), &bytes);
 		bs_bloom_add(state, probe, bytes.data, bytes.length);
@@ -243,19 +271,29 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	else
 	{
 		state = DatumGetBloomP(PG_GETARG_DATUM(0));
-		if (state->bits != probe->bits || state->hashes != probe->hashes)
+		if (state->bits != probe->bits || state->hashes != probe->hashes ||
+			state->scheme != probe->scheme)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("bloom_agg capacity and false-positive rate must be the same on every row of a group"),
-					 errdetail("The group's filter has m = %llu bits and k = %u; capacity %lld at rate %g asks for m = %llu and k = %u.",
+					 errmsg("bloom_agg capacity, false-positive rate and scheme must be the same on every row of a group"),
+					 errdetail("The group's filter is %s with m = %llu bits and k = %u; capacity %lld at rate %g asks for %s with m = %llu and k = %u.",
+							   bs_scheme_name(state->scheme),
 							   (unsigned long long) state->bits, state->hashes,
 							   (long long) cache->capacity, cache->fpr,
+							   bs_scheme_name(probe->scheme),
 							   (unsigned long long) probe->bits, probe->hashes),
-					 errhint("Pass constants, not columns, as capacity and rate.")));
+					 errhint("Pass constants, not columns, as capacity, rate and scheme.")));
 	}
 
 	adopt_family(state, &cache->kind);
 	canonical_bytes(&cache->kind, PG_GETARG_DATUM(1), &bytes);
+	if (unlikely(!bs_probe_locatable(probe)))
+	{
+		/* the independent scheme hashes k times: nothing to pipeline */
+		bs_bloom_add(state, probe, bytes.data, bytes.length);
+		canonical_release(&bytes);
+		PG_RETURN_POINTER(state);
+	}
 	bs_probe_locate(probe, bytes.data, bytes.length, &first, &step);
 	canonical_release(&bytes);
 	state->items++;

@@ -10,7 +10,7 @@
 #include "access/htup_details.h"
 #include "funcapi.h"
 
-#include "../core/bs_estimate.h"
+#include "../core/bs_scheme.h"
 
 static bs_bloom *
 filter_arg(FunctionCallInfo fcinfo, int arg)
@@ -18,16 +18,20 @@ filter_arg(FunctionCallInfo fcinfo, int arg)
 	return DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(arg)));
 }
 
-double
-bs_bloom_estimated_items(const bs_bloom *filter)
+/* The occupancy model of the filter's scheme and shape. */
+static void
+model_of(const bs_bloom *filter, bs_occupancy *model)
 {
-	return bs_estimate_items(filter->bits, filter->hashes, bs_bloom_count_set(filter));
+	bs_scheme_occupancy(filter->scheme, filter->bits, filter->hashes, model);
 }
 
 double
-bs_bloom_current_fpr(const bs_bloom *filter)
+bs_bloom_estimated_items(const bs_bloom *filter)
 {
-	return bs_current_fpr(filter->bits, filter->hashes, bs_bloom_count_set(filter));
+	bs_occupancy model;
+
+	model_of(filter, &model);
+	return bs_model_estimate_items(&model, bs_bloom_count_set(filter));
 }
 
 /* Estimates for a, b and a | b of two compatible filters. */
@@ -37,12 +41,14 @@ pair_estimates(FunctionCallInfo fcinfo, double *na, double *nb, double *nunion)
 	bs_bloom   *a = filter_arg(fcinfo, 0);
 	bs_bloom   *b = filter_arg(fcinfo, 1);
 	bs_error	err;
+	bs_occupancy model;
 
 	if (bs_bloom_check_compatible(a, b, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_BINARY);
 	*na = bs_bloom_estimated_items(a);
 	*nb = bs_bloom_estimated_items(b);
-	*nunion = bs_estimate_items(a->bits, a->hashes, bs_bloom_count_union(a, b));
+	model_of(a, &model);
+	*nunion = bs_model_estimate_items(&model, bs_bloom_count_union(a, b));
 }
 
 /*
@@ -82,6 +88,7 @@ bloom_cardinality_bounds(PG_FUNCTION_ARGS)
 	double		confidence = PG_GETARG_FLOAT8(1);
 	double		lower;
 	double		upper;
+	bs_occupancy model;
 	TupleDesc	desc;
 	Datum		values[2];
 	bool		nulls[2] = {false, false};
@@ -94,8 +101,9 @@ bloom_cardinality_bounds(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "bloom_cardinality_bounds must be declared to return a record");
 
-	bs_estimate_items_bounds(filter->bits, filter->hashes, bs_bloom_count_set(filter),
-							 confidence, &lower, &upper);
+	model_of(filter, &model);
+	bs_model_estimate_bounds(&model, bs_bloom_count_set(filter), confidence,
+							 &lower, &upper);
 	values[0] = Float8GetDatum(lower);
 	values[1] = Float8GetDatum(upper);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));

@@ -7,21 +7,23 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 
-#include "../core/bs_estimate.h"
+#include "../core/bs_scheme.h"
 
 PG_FUNCTION_INFO_V1(bloom_create);
-/* bloom_create(capacity, fpr, seed): an empty filter sized for capacity items at fpr. */
+/* bloom_create(capacity, fpr, seed, scheme): an empty filter sized for capacity items at fpr. */
 Datum
 bloom_create(PG_FUNCTION_ARGS)
 {
 	int64		capacity = PG_GETARG_INT64(0);
 	double		fpr = PG_GETARG_FLOAT8(1);
 	int64		seed = PG_GETARG_INT64(2);
+	uint8		scheme = bs_scheme_or_error(PG_GETARG_TEXT_PP(3));
 	uint64		bits;
 	uint32		hashes;
 
-	bs_size_or_error(capacity, fpr, &bits, &hashes);
-	PG_RETURN_POINTER(bs_bloom_alloc(CurrentMemoryContext, bits, hashes, (uint64) seed));
+	bs_size_or_error(scheme, capacity, fpr, &bits, &hashes);
+	PG_RETURN_POINTER(bs_bloom_alloc(CurrentMemoryContext, scheme, bits, hashes,
+									 (uint64) seed));
 }
 
 PG_FUNCTION_INFO_V1(bloom_info);
@@ -57,7 +59,7 @@ bloom_info(PG_FUNCTION_ARGS)
 							  : (int64) filter->items);
 	values[7] = Int64GetDatum((int64) VARSIZE(filter));
 	values[8] = Int32GetDatum(filter->version);
-	values[9] = Float8GetDatum(bs_estimate_items(filter->bits, filter->hashes, set));
-	values[10] = Float8GetDatum(bs_current_fpr(filter->bits, filter->hashes, set));
+	values[9] = Float8GetDatum(bs_bloom_estimated_items(filter));
+	values[10] = Float8GetDatum(bs_bloom_current_fpr(filter));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }

@@ -19,7 +19,8 @@ bloom_from_serialized(const uint8 *data, size_t length)
 
 	if (bs_bloom_decode_header(data, length, &params, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_BINARY);
-	filter = bs_bloom_alloc(CurrentMemoryContext, params.bits, params.hashes, params.seed);
+	filter = bs_bloom_alloc(CurrentMemoryContext, params.scheme, params.bits,
+							params.hashes, params.seed);
 	if (bs_bloom_load_serialized(filter, &params, data, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_BINARY);
 	return filter;
@@ -51,7 +52,8 @@ bloomfilter_in(PG_FUNCTION_ARGS)
 
 	if (bs_bloom_parse_text_header(text, length, &params, &payload, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_TEXT);
-	filter = bs_bloom_alloc(CurrentMemoryContext, params.bits, params.hashes, params.seed);
+	filter = bs_bloom_alloc(CurrentMemoryContext, params.scheme, params.bits,
+							params.hashes, params.seed);
 	if (bs_bloom_load_text(filter, &params, text + payload, length - payload, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_TEXT);
 	PG_RETURN_POINTER(filter);

@@ -101,7 +101,8 @@ keep_copy(FunctionCallInfo fcinfo, const bs_bloom *filter)
 	bs_bloom   *copy;
 
 	check_shape_or_error(filter);
-	copy = bs_bloom_alloc(fcinfo->flinfo->fn_mcxt, filter->bits, filter->hashes, filter->seed);
+	copy = bs_bloom_alloc(fcinfo->flinfo->fn_mcxt, filter->scheme, filter->bits,
+						  filter->hashes, filter->seed);
 	memcpy(copy, filter, VARSIZE(filter));
 	return copy;
 }
@@ -246,9 +247,10 @@ static const bs_probe *
 cached_probe(ProbeCache *cache, const bs_bloom *filter)
 {
 	if (!cache->probe_ready || cache->probe.bits != filter->bits ||
-		cache->probe.hashes != filter->hashes || cache->probe.seed != filter->seed)
+		cache->probe.hashes != filter->hashes || cache->probe.seed != filter->seed ||
+		cache->probe.scheme != filter->scheme)
 	{
-		bs_probe_init(&cache->probe, filter->bits, filter->hashes, filter->seed);
+		bs_probe_for(&cache->probe, filter);
 		cache->probe_ready = true;
 	}
 	return &cache->probe;
@@ -269,6 +271,13 @@ filter_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
 		return false;			/* nothing was ever added */
 	canonical_bytes(&cache->kind, PG_GETARG_DATUM(value_arg), &bytes);
 	probe = cached_probe(cache, filter);
+	if (unlikely(!bs_probe_locatable(probe)))
+	{
+		bool		found = bs_bloom_test(filter, probe, bytes.data, bytes.length);
+
+		canonical_release(&bytes);
+		return found;
+	}
 	bs_probe_locate(probe, bytes.data, bytes.length, &first, &step);
 	canonical_release(&bytes);
 	return bs_probe_test(filter, probe, first, step);

@@ -9,7 +9,8 @@
 #include "utils/memutils.h"
 
 #include "../core/bs_analysis.h"
-#include "../core/bs_sizing.h"
+#include "../core/bs_scheme_sizing.h"
+#include "utils/builtins.h"
 
 PG_MODULE_MAGIC;
 
@@ -98,7 +99,8 @@ advise_huge_pages(void *start, Size size)
 }
 
 bs_bloom *
-bs_bloom_alloc(MemoryContext context, uint64 bits, uint32 hashes, uint64 seed)
+bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits, uint32 hashes,
+			   uint64 seed)
 {
 	uint64		size = bs_bloom_total_bytes(bits);
 	bs_bloom   *filter;
@@ -111,7 +113,7 @@ bs_bloom_alloc(MemoryContext context, uint64 bits, uint32 hashes, uint64 seed)
 	advise_huge_pages(filter, (Size) size);
 	memset(filter, 0, (Size) size);
 	SET_VARSIZE(filter, size);
-	bs_bloom_init(filter, bits, hashes, seed);
+	bs_bloom_init_scheme(filter, (bs_scheme) scheme, bits, hashes, seed);
 	return filter;
 }
 
@@ -125,6 +127,7 @@ bs_bloom_alloc(MemoryContext context, uint64 bits, uint32 hashes, uint64 seed)
 
 typedef struct SizingAnswer
 {
+	uint8		scheme;
 	int64		capacity;
 	double		fpr;
 	uint64		bits;
@@ -132,7 +135,8 @@ typedef struct SizingAnswer
 } SizingAnswer;
 
 void
-bs_size_or_error(int64 capacity, double fpr, uint64 *bits, uint32 *hashes)
+bs_size_or_error(uint8 scheme, int64 capacity, double fpr, uint64 *bits,
+				 uint32 *hashes)
 {
 	static SizingAnswer answers[SIZING_MEMORY];
 	static int	used = 0;
@@ -143,15 +147,17 @@ bs_size_or_error(int64 capacity, double fpr, uint64 *bits, uint32 *hashes)
 
 	for (int i = 0; i < used; i++)
 	{
-		if (answers[i].capacity == capacity && answers[i].fpr == fpr)
+		if (answers[i].scheme == scheme && answers[i].capacity == capacity &&
+			answers[i].fpr == fpr)
 		{
 			*bits = answers[i].bits;
 			*hashes = answers[i].hashes;
 			return;
 		}
 	}
-	if (bs_bloom_size_exact(capacity, fpr, &m, &k, &err) != BS_OK)
+	if (bs_bloom_size_scheme(scheme, capacity, fpr, &m, &k, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_TEXT);
+	answers[next].scheme = scheme;
 	answers[next].capacity = capacity;
 	answers[next].fpr = fpr;
 	answers[next].bits = m;
@@ -161,4 +167,19 @@ bs_size_or_error(int64 capacity, double fpr, uint64 *bits, uint32 *hashes)
 		used++;
 	*bits = m;
 	*hashes = k;
+}
+
+uint8
+bs_scheme_or_error(text *name)
+{
+	char	   *given = text_to_cstring(name);
+	uint8		scheme;
+
+	if (!bs_scheme_parse(given, &scheme))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown bloomfilter probing scheme \"%s\"", given),
+				 errhint("The schemes are double (the default), double_square, double_cube, partition, independent and blocked.")));
+	pfree(given);
+	return scheme;
 }

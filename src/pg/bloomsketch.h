@@ -22,19 +22,21 @@ typedef enum BsSource
 /* Raise the error a core function reported. */
 pg_attribute_noreturn() void bs_report(const bs_error *err, BsSource source);
 
-/* A zeroed, empty filter of m bits and k hashes in the given context. */
-bs_bloom   *bs_bloom_alloc(MemoryContext context, uint64 bits, uint32 hashes,
-						   uint64 seed);
+/* A zeroed, empty filter of the scheme, m bits and k hashes in the given context. */
+bs_bloom   *bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits,
+						   uint32 hashes, uint64 seed);
 
-/* Size a filter for capacity/fpr exactly (bs_sizing.h), raising 22023 or 54000. */
-void		bs_size_or_error(int64 capacity, double fpr, uint64 *bits,
+/* Size a filter of the scheme for capacity/fpr (bs_scheme_sizing.h), raising 22023 or 54000. */
+void		bs_size_or_error(uint8 scheme, int64 capacity, double fpr, uint64 *bits,
 							 uint32 *hashes);
+
+/* The scheme code of a scheme name, raising 22023 for an unknown name. */
+uint8		bs_scheme_or_error(text *name);
 
 #define DatumGetBloomP(d) ((bs_bloom *) DatumGetPointer(d))
 
 /* Estimates from the filter's set bits (bloomfilter_estimate.c). */
 double		bs_bloom_estimated_items(const bs_bloom *filter);
-double		bs_bloom_current_fpr(const bs_bloom *filter);
 
 /* ---- value families (value_family.c) ---- */
 

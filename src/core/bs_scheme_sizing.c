@@ -1,0 +1,175 @@
+/*
+ * bs_scheme_sizing.c — sizing new filters of every probing scheme
+ * (bs_scheme_sizing.h).
+ */
+#include "bs_scheme_sizing.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "bs_analysis.h"
+#include "bs_blocked_model.h"
+#include "bs_primes.h"
+#include "bs_sizing.h"
+
+double
+bs_partition_fpr(uint64_t bits, double items, uint32_t hashes)
+{
+	double		width = (double) bits / hashes;
+
+	/* each subarray's bit is clear with probability (1 - 1/m')^n */
+	return pow(-expm1(items * log1p(-1 / width)), hashes);
+}
+
+/*
+ * Partition sizing.  For a given k the smallest real m' with
+ * (1 - (1 - 1/m')^n)^k <= fpr is 1 / (1 - s^(1/n)), s = 1 - fpr^(1/k); the
+ * prime that follows it may need a few more bits.  Rounding up to a prime
+ * never lowers k m', so only the k whose real k m' is below the best rounded
+ * total found so far can win: those are rounded and checked.
+ */
+static bs_status
+size_partition(int64_t capacity, double fpr, uint64_t *bits, uint32_t *hashes)
+{
+	double		n = (double) capacity;
+	double		real_width[BS_BLOOM_MAX_HASHES + 1];
+	double		best_total = INFINITY;
+	uint64_t	best_width = 0;
+	uint32_t	best_k = 0;
+
+	for (uint32_t k = 1; k <= BS_BLOOM_MAX_HASHES; k++)
+	{
+		double		log_s = log1p(-exp(log(fpr) / k));
+
+		real_width[k] = ceil(1 / -expm1(log_s / n));
+		if (!(real_width[k] < 1e12))
+			real_width[k] = INFINITY;
+	}
+	for (int pass = 0; pass < 2; pass++)
+	{
+		for (uint32_t k = 1; k <= BS_BLOOM_MAX_HASHES; k++)
+		{
+			uint64_t	width;
+			double		total;
+
+			if (!(k * real_width[k] < best_total) || k * real_width[k] > (double) BS_BLOOM_MAX_BITS)
+				continue;
+			/* pass 0 only tries the k with the smallest real total */
+			if (pass == 0 && k > 1 && k * real_width[k] > (k - 1) * real_width[k - 1])
+				continue;
+			width = bs_next_prime(real_width[k] < 2 ? 2 : (uint64_t) real_width[k]);
+			while (bs_partition_fpr(width * k, n, k) > fpr)
+				width = bs_next_prime(width + 1);
+			total = (double) width * k;
+			if (total < best_total)
+			{
+				best_total = total;
+				best_width = width;
+				best_k = k;
+			}
+		}
+	}
+	if (best_k == 0 || best_total > (double) BS_BLOOM_MAX_BITS)
+		return BS_ERR_TOO_LARGE;
+	*bits = best_width * best_k;
+	*hashes = best_k;
+	return BS_OK;
+}
+
+/* The standard exact sizing: m = optimal_bits, k = optimal_k for that m. */
+static bs_status
+size_standard(int64_t capacity, double fpr, bool prime, uint64_t *bits,
+			  uint32_t *hashes, bs_error *err)
+{
+	int64_t		m;
+	int64_t		k;
+	bs_status	status;
+
+	status = bs_optimal_bits(capacity, fpr, BS_CONSTRUCTION_STANDARD, &m, err);
+	if (status != BS_OK)
+		return status == BS_ERR_PARAM ? status : BS_ERR_TOO_LARGE;
+	if (m < BS_BLOOM_MIN_BITS)
+		m = BS_BLOOM_MIN_BITS;
+	if ((uint64_t) m > BS_BLOOM_MAX_BITS)
+		return BS_ERR_TOO_LARGE;
+	if (prime)
+		m = (int64_t) bs_next_prime((uint64_t) m);
+	if ((uint64_t) m > BS_BLOOM_MAX_BITS)
+		return BS_ERR_TOO_LARGE;
+	if ((status = bs_optimal_k(m, capacity, BS_CONSTRUCTION_STANDARD, &k, err)) != BS_OK)
+		return status;
+	if (k > BS_BLOOM_MAX_HASHES)
+		k = BS_BLOOM_MAX_HASHES;
+	if (k > m)
+		k = m;
+	*bits = (uint64_t) m;
+	*hashes = (uint32_t) k;
+	return BS_OK;
+}
+
+/* The sizing of each scheme, without the message for a filter too large. */
+static bs_status
+size_any(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bits,
+		 uint32_t *hashes, bs_error *err)
+{
+	switch (scheme)
+	{
+		case BS_SCHEME_DOUBLE:
+			return bs_bloom_size_exact(capacity, fpr, bits, hashes, err);
+		case BS_SCHEME_DOUBLE_SQUARE:
+		case BS_SCHEME_DOUBLE_CUBE:
+			return size_standard(capacity, fpr, true, bits, hashes, err);
+		case BS_SCHEME_INDEPENDENT:
+			return size_standard(capacity, fpr, false, bits, hashes, err);
+		case BS_SCHEME_PARTITION:
+			return size_partition(capacity, fpr, bits, hashes);
+		case BS_SCHEME_BLOCKED:
+			return bs_blocked_size(capacity, fpr, bits, hashes, err);
+		default:
+			return bs_fail(err, BS_ERR_PARAM, "unknown bloomfilter probing scheme",
+						   "The scheme code is %u.", scheme);
+	}
+}
+
+/* One "fits" test per scheme for bs_largest_capacity. */
+#define DEFINE_FITS(name, scheme) \
+static bool \
+name(int64_t capacity, double fpr) \
+{ \
+	uint64_t	bits; \
+	uint32_t	hashes; \
+	return size_any(scheme, capacity, fpr, &bits, &hashes, NULL) == BS_OK; \
+}
+DEFINE_FITS(fits_square, BS_SCHEME_DOUBLE_SQUARE)
+DEFINE_FITS(fits_cube, BS_SCHEME_DOUBLE_CUBE)
+DEFINE_FITS(fits_independent, BS_SCHEME_INDEPENDENT)
+DEFINE_FITS(fits_partition, BS_SCHEME_PARTITION)
+DEFINE_FITS(fits_blocked, BS_SCHEME_BLOCKED)
+
+bs_status
+bs_bloom_size_scheme(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bits,
+					 uint32_t *hashes, bs_error *err)
+{
+	static bool (*const fits[]) (int64_t, double) = {
+		NULL, NULL, fits_square, fits_cube, fits_partition, fits_independent,
+		fits_blocked
+	};
+	bs_status	status;
+	char		message[sizeof(err->message)];
+
+	if ((status = bs_check_capacity(capacity, err)) != BS_OK ||
+		(status = bs_check_fpr(fpr, err)) != BS_OK)
+		return status;
+	status = size_any(scheme, capacity, fpr, bits, hashes, err);
+	if (status != BS_ERR_TOO_LARGE || scheme == BS_SCHEME_DOUBLE)
+		return status;			/* double's own sizing words its message */
+
+	/* capacity does not fit, so it bounds the search from above */
+	snprintf(message, sizeof(message),
+			 "%s bloomfilter for %lld items at false-positive rate %.15g is too large; the largest capacity at that rate is %lld",
+			 bs_scheme_name(scheme), (long long) capacity, fpr,
+			 (long long) bs_largest_capacity(fpr, capacity, fits[scheme]));
+	return bs_fail(err, BS_ERR_TOO_LARGE, message,
+				   "The largest filter has %llu bits (750 MB, so that its text form stays under PostgreSQL's 1 GB value limit).",
+				   (unsigned long long) BS_BLOOM_MAX_BITS);
+}
