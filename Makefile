@@ -14,13 +14,14 @@ CORE_OBJS = src/core/bs_error.o src/core/bs_primes.o src/core/bs_base64.o src/co
 PG_OBJS = src/pg/bloomsketch.o src/pg/value_family.o src/pg/bloomfilter_io.o \
 	src/pg/bloomfilter_probe.o src/pg/bloomfilter_funcs.o src/pg/bloomfilter_agg.o \
 	src/pg/bloomfilter_setops.o src/pg/bloomfilter_estimate.o src/pg/bloom_analysis.o \
+	src/pg/bloom_scheme_rates.o \
 	src/pg/cmsketch_io.o src/pg/cmsketch_funcs.o src/pg/cmsketch_agg.o
 OBJS = $(CORE_OBJS) $(PG_OBJS)
 
 REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
 	bloomfilter_membership bloomfilter_aggregate bloomfilter_malformed \
 	bloomfilter_setops bloomfilter_estimates bloomfilter_analysis \
-	bloomfilter_format bloomfilter_distributed cmsketch_basics
+	bloomfilter_format bloomfilter_distributed bloomfilter_schemes cmsketch_basics
 
 PG_CONFIG ?= pg_config
 PG_CFLAGS = -Wall -Wextra

@@ -389,6 +389,12 @@ CREATE FUNCTION bloom_fpr_exact(bits bigint, items bigint, hashes integer, const
 COMMENT ON FUNCTION bloom_fpr_exact(bigint, bigint, integer, text) IS
 	'exact expected false-positive rate of m bits holding n items with k hashes (Burns Theorem 22, eq. (60))';
 
+CREATE FUNCTION bloom_expected_fpr(bits bigint, items bigint, hashes integer, scheme text DEFAULT 'double')
+	RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_expected_fpr(bigint, bigint, integer, text) IS
+	'expected false-positive rate of a filter of the probing scheme with bits, items and hashes, under that scheme''s occupancy model';
+
 CREATE FUNCTION bloom_fpr_approx(bits bigint, items bigint, hashes integer) RETURNS float8
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_fpr_approx(bigint, bigint, integer) IS

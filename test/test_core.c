@@ -20,6 +20,11 @@
 #include "bs_bloom_codec.h"
 #include "bs_error.h"
 #include "bs_primes.h"
+#include "bs_analysis.h"
+#include "bs_blocked_model.h"
+#include "bs_probe.h"
+#include "bs_scheme.h"
+#include "bs_scheme_sizing.h"
 
 /* ------------------------------------------------------------------------ */
 /* the runner                                                               */
@@ -2020,6 +2025,240 @@ test_shape(void)
 	free(f);
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* probing schemes                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* floor(x * n / 2^64), and whether the mapping would reject x */
+static uint64_t
+scaled(uint64_t x, uint64_t n, bool *rejected)
+{
+	unsigned __int128 product = (unsigned __int128) x * n;
+
+	if ((uint64_t) product < (0 - n) % n)
+		*rejected = true;
+	return (uint64_t) (product >> 64);
+}
+
+/*
+ * The positions each scheme's formula gives for a value, computed here from
+ * h1 and h2 with 128-bit arithmetic, independently of bs_probe.h's
+ * incremental loops.  False when a hash would be rejected (then skip it).
+ */
+static bool
+formula_positions(uint8_t scheme, uint64_t m, uint32_t k, uint64_t seed,
+				  const void *data, size_t length, uint64_t *out)
+{
+	XXH128_hash_t h = XXH3_128bits_withSeed(data, length, seed);
+	bool		rejected = false;
+
+	if (scheme == BS_SCHEME_INDEPENDENT)
+	{
+		for (uint32_t i = 0; i < k; i++)
+			out[i] = scaled(XXH3_64bits_withSeed(data, length,
+												 seed + (uint64_t) (i + 1) * UINT64_C(0xD1B54A32D192ED03)),
+							m, &rejected);
+		return !rejected;
+	}
+	if (scheme == BS_SCHEME_BLOCKED)
+	{
+		uint64_t	block = scaled(h.low64, m / 512, &rejected);
+		uint64_t	word = h.high64;
+
+		for (uint32_t i = 0; i < k; i++)
+		{
+			if (i > 0 && i % 7 == 0)
+				word = bs_block_remix(word);
+			out[i] = block * 512 + ((word >> (9 * (i % 7))) & 511);
+		}
+		return !rejected;
+	}
+	if (scheme == BS_SCHEME_PARTITION)
+	{
+		uint64_t	width = m / k;
+		uint64_t	a = scaled(h.low64, width, &rejected);
+		uint64_t	b = scaled(h.high64, width, &rejected);
+
+		for (uint32_t i = 0; i < k; i++)
+			out[i] = i * width + (uint64_t) (((unsigned __int128) a + (unsigned __int128) i * b) % width);
+		return !rejected;
+	}
+	{
+		uint64_t	a = scaled(h.low64, m, &rejected);
+		uint64_t	b = scheme == BS_SCHEME_DOUBLE ? 1 + scaled(h.high64, m - 1, &rejected)
+			: scaled(h.high64, m, &rejected);
+
+		for (uint32_t i = 0; i < k; i++)
+		{
+			unsigned __int128 extra = scheme == BS_SCHEME_DOUBLE_SQUARE ? (unsigned __int128) i * i
+				: scheme == BS_SCHEME_DOUBLE_CUBE ? (unsigned __int128) i * i * i : 0;
+
+			out[i] = (uint64_t) (((unsigned __int128) a + (unsigned __int128) i * b + extra) % m);
+		}
+		return !rejected;
+	}
+}
+
+/* A valid shape of each scheme near the requested m, for k hashes. */
+static uint64_t
+shape_near(uint8_t scheme, uint64_t m, uint32_t k)
+{
+	switch (scheme)
+	{
+		case BS_SCHEME_PARTITION:
+			return k * bs_next_prime(m / k);
+		case BS_SCHEME_BLOCKED:
+			return (m + 511) / 512 * 512;
+		case BS_SCHEME_INDEPENDENT:
+			return m;
+		default:
+			return bs_next_prime(m);
+	}
+}
+
+static void
+test_schemes(void)
+{
+	static const uint32_t ks[] = {1, 2, 7, 8, 15, 64};
+	static const uint64_t sizes[] = {97, 10007, 1000003, 5999999999};
+	uint64_t	expect[1024];
+	uint64_t	got[1024];
+	bs_error	err;
+
+	/* 1. positions follow each scheme's formula (sizes up to the largest m) */
+	for (uint8_t scheme = 1; scheme <= BS_SCHEME_LAST; scheme++)
+		for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+			for (size_t ki = 0; ki < sizeof(ks) / sizeof(ks[0]); ki++)
+			{
+				uint32_t	k = ks[ki];
+				uint64_t	m = shape_near(scheme, sizes[si], k);
+				bs_probe	probe;
+
+				if (m > BS_BLOOM_MAX_BITS || !bs_scheme_shape_ok(scheme, m, k))
+					continue;
+				bs_probe_init_scheme(&probe, scheme, m, k, 12345 + si);
+				for (uint64_t v = 0; v < 200; v++)
+				{
+					if (!formula_positions(scheme, m, k, 12345 + si, &v, sizeof(v), expect))
+						continue;
+					bs_bloom_positions(&probe, &v, sizeof(v), got);
+					CHECKF(memcmp(expect, got, k * sizeof(uint64_t)) == 0,
+						   "scheme %s m %" PRIu64 " k %u value %" PRIu64,
+						   bs_scheme_name(scheme), m, k, v);
+				}
+			}
+
+	/* 2. shapes each scheme accepts and refuses */
+	CHECK(bs_scheme_shape_ok(BS_SCHEME_DOUBLE, 97, 7));
+	CHECK(!bs_scheme_shape_ok(BS_SCHEME_DOUBLE, 98, 7));
+	CHECK(bs_scheme_shape_ok(BS_SCHEME_DOUBLE_CUBE, 97, 97));
+	CHECK(!bs_scheme_shape_ok(BS_SCHEME_DOUBLE_SQUARE, 97, 98));
+	CHECK(bs_scheme_shape_ok(BS_SCHEME_PARTITION, 7 * 101, 7));
+	CHECK(!bs_scheme_shape_ok(BS_SCHEME_PARTITION, 7 * 100, 7));
+	CHECK(!bs_scheme_shape_ok(BS_SCHEME_PARTITION, 7 * 101 + 1, 7));
+	CHECK(bs_scheme_shape_ok(BS_SCHEME_BLOCKED, 1024, 64));
+	CHECK(!bs_scheme_shape_ok(BS_SCHEME_BLOCKED, 1024, 65));
+	CHECK(!bs_scheme_shape_ok(BS_SCHEME_BLOCKED, 1000, 7));
+	CHECK(!bs_scheme_shape_ok(BS_SCHEME_BLOCKED, 0, 1));
+	CHECK(bs_scheme_shape_ok(BS_SCHEME_INDEPENDENT, 100, 7));
+	CHECK(!bs_scheme_shape_ok(BS_SCHEME_INDEPENDENT, 1, 1));
+	CHECK(!bs_scheme_shape_ok(0, 97, 7) && !bs_scheme_shape_ok(BS_SCHEME_LAST + 1, 97, 7));
+	CHECK(bs_scheme_check_shape(BS_SCHEME_PARTITION, 700, 7, &err) == BS_ERR_PARAM);
+
+	/* 3. sizing: the model meets the rate, and one step smaller does not */
+	for (uint8_t scheme = 1; scheme <= BS_SCHEME_LAST; scheme++)
+	{
+		static const double fprs[] = {0.3, 0.01, 1e-4};
+		static const int64_t ns[] = {1, 1000, 1000000};
+
+		for (size_t fi = 0; fi < 3; fi++)
+			for (size_t ni = 0; ni < 3; ni++)
+			{
+				uint64_t	m;
+				uint32_t	k;
+				double		rate;
+
+				bs_status	sized = bs_bloom_size_scheme(scheme, ns[ni], fprs[fi], &m, &k, &err);
+
+				CHECKF(sized == BS_OK, "sizing %s n %lld fpr %g: %s", bs_scheme_name(scheme),
+					   (long long) ns[ni], fprs[fi], err.message);
+				if (sized != BS_OK)
+					continue;
+				CHECK(bs_scheme_shape_ok(scheme, m, k));
+				CHECK(bs_scheme_expected_fpr(scheme, (int64_t) m, ns[ni], k, &rate, &err) == BS_OK);
+				CHECKF(rate <= fprs[fi], "%s n %lld fpr %g: m %" PRIu64 " k %u rate %g",
+					   bs_scheme_name(scheme), (long long) ns[ni], fprs[fi], m, k, rate);
+				if (scheme == BS_SCHEME_PARTITION && m / k > 2)
+				{
+					uint64_t	smaller = k * bs_prev_prime(m / k - 1);
+
+					CHECK(bs_partition_fpr(smaller, (double) ns[ni], k) > fprs[fi]);
+				}
+				if (scheme == BS_SCHEME_BLOCKED && m > 512)
+					CHECK(bs_blocked_fpr((double) ns[ni], m / 512 - 1, k) > fprs[fi]);
+			}
+	}
+	CHECK(bs_bloom_size_scheme(BS_SCHEME_BLOCKED, 2000000000, 0.01, &(uint64_t) {0},
+							   &(uint32_t) {0}, &err) == BS_ERR_TOO_LARGE);
+	CHECK(bs_bloom_size_scheme(BS_SCHEME_PARTITION, 10, 0, &(uint64_t) {0},
+							   &(uint32_t) {0}, &err) == BS_ERR_PARAM);
+
+	/*
+	 * 4. the blocked model with one block is the standard construction on
+	 * 512 bits, whose exact rate bs_analysis computes another way
+	 */
+	for (int64_t n = 0; n <= 400; n += 25)
+		for (uint32_t k = 1; k <= 16; k += 5)
+		{
+			double		standard;
+			double		blocked = bs_blocked_fpr((double) n, 1, k);
+
+			CHECK(bs_fpr_exact(512, n, k, BS_CONSTRUCTION_STANDARD, &standard, &err) == BS_OK);
+			CHECKF(fabs(blocked - standard) <= 1e-9 * standard,
+				   "n %lld k %u: blocked %.17g standard %.17g", (long long) n, k, blocked, standard);
+		}
+
+	/* 5. no false negatives; estimates and current rates near the truth */
+	for (uint8_t scheme = 1; scheme <= BS_SCHEME_LAST; scheme++)
+	{
+		uint64_t	m;
+		uint32_t	k;
+		bs_probe	probe;
+		bs_bloom   *f;
+		bs_occupancy model;
+		uint64_t	misses = 0;
+		uint64_t	false_positives = 0;
+		double		expected;
+		double		estimate;
+
+		CHECK(bs_bloom_size_scheme(scheme, 20000, 0.02, &m, &k, &err) == BS_OK);
+		f = calloc(1, bs_bloom_total_bytes(m));
+		bs_bloom_init_scheme(f, scheme, m, k, 77);
+		bs_probe_for(&probe, f);
+		for (uint64_t v = 0; v < 20000; v++)
+			bs_bloom_add(f, &probe, &v, sizeof(v));
+		for (uint64_t v = 0; v < 20000; v++)
+			misses += !bs_bloom_test(f, &probe, &v, sizeof(v));
+		for (uint64_t v = 1000000; v < 1100000; v++)
+			false_positives += bs_bloom_test(f, &probe, &v, sizeof(v));
+		CHECKF(misses == 0, "%s: %" PRIu64 " false negatives", bs_scheme_name(scheme), misses);
+		bs_scheme_occupancy(scheme, m, k, &model);
+		estimate = bs_model_estimate_items(&model, bs_bloom_count_set(f));
+		CHECKF(fabs(estimate - 20000) < 4 * sqrt(bs_model_variance(&model, 20000)) /
+			   (-model.log_miss * ((double) m - bs_model_mean(&model, 20000))),
+			   "%s: estimate %.1f", bs_scheme_name(scheme), estimate);
+		/* 99.9% binomial interval around the model's rate, 100,000 queries */
+		CHECK(bs_scheme_expected_fpr(scheme, (int64_t) m, 20000, k, &expected, &err) == BS_OK);
+		CHECKF(fabs((double) false_positives - 1e5 * expected) <= 3.2905 * sqrt(1e5 * expected * (1 - expected)),
+			   "%s: %" PRIu64 " false positives, expected %.1f", bs_scheme_name(scheme),
+			   false_positives, 1e5 * expected);
+		CHECKF(fabs(bs_bloom_current_fpr(f) - expected) < 0.05 * expected,
+			   "%s: current rate %g, expected %g", bs_scheme_name(scheme), bs_bloom_current_fpr(f), expected);
+		free(f);
+	}
+}
+
 /* ------------------------------------------------------------------------ */
 
 int
@@ -2035,6 +2274,7 @@ main(void)
 	test_text();
 	test_merge();
 	test_shape();
+	test_schemes();
 
 	printf("core: %lu checks, %lu failed\n", checks_run, checks_failed);
 	return checks_failed > 0 ? 1 : 0;

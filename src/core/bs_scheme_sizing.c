@@ -21,6 +21,46 @@ bs_partition_fpr(uint64_t bits, double items, uint32_t hashes)
 	return pow(-expm1(items * log1p(-1 / width)), hashes);
 }
 
+bs_status
+bs_scheme_expected_fpr(uint8_t scheme, int64_t bits, int64_t items, int64_t hashes,
+					   double *rate, bs_error *err)
+{
+	switch (scheme)
+	{
+		case BS_SCHEME_DOUBLE:
+			return bs_fpr_exact(bits, items, hashes, BS_CONSTRUCTION_CLASSIC, rate, err);
+		case BS_SCHEME_DOUBLE_SQUARE:
+		case BS_SCHEME_DOUBLE_CUBE:
+		case BS_SCHEME_INDEPENDENT:
+			return bs_fpr_exact(bits, items, hashes, BS_CONSTRUCTION_STANDARD, rate, err);
+		default:
+			break;
+	}
+	if (bits < 1 || items < 0 || hashes < 1 || hashes > BS_BLOOM_MAX_HASHES)
+		return bs_fail(err, BS_ERR_PARAM, "bloomfilter parameters are out of range",
+					   "bits must be at least 1, items at least 0 and hashes between 1 and %d; they were %lld, %lld and %lld.",
+					   BS_BLOOM_MAX_HASHES, (long long) bits, (long long) items, (long long) hashes);
+	if (scheme == BS_SCHEME_PARTITION)
+	{
+		if (bits % hashes != 0 || bits / hashes < 2)
+			return bs_fail(err, BS_ERR_PARAM, "partitioned bloomfilter size must be k times a whole number of at least 2",
+						   "bits = %lld and hashes = %lld.", (long long) bits, (long long) hashes);
+		*rate = bs_partition_fpr((uint64_t) bits, (double) items, (uint32_t) hashes);
+		return BS_OK;
+	}
+	if (scheme == BS_SCHEME_BLOCKED)
+	{
+		if (bits % BS_BLOCK_BITS != 0 || hashes > BS_BLOCKED_MAX_HASHES)
+			return bs_fail(err, BS_ERR_PARAM, "blocked bloomfilter shape is out of range",
+						   "bits must be a multiple of %d and hashes at most %d; they were %lld and %lld.",
+						   BS_BLOCK_BITS, BS_BLOCKED_MAX_HASHES, (long long) bits, (long long) hashes);
+		*rate = bs_blocked_fpr((double) items, (uint64_t) bits / BS_BLOCK_BITS, (uint32_t) hashes);
+		return BS_OK;
+	}
+	return bs_fail(err, BS_ERR_PARAM, "unknown bloomfilter probing scheme",
+				   "The scheme code is %u.", scheme);
+}
+
 /*
  * Partition sizing.  For a given k the smallest real m' with
  * (1 - (1 - 1/m')^n)^k <= fpr is 1 / (1 - s^(1/n)), s = 1 - fpr^(1/k); the

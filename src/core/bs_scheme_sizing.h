@@ -1,5 +1,6 @@
 /*
- * bs_scheme_sizing.h — the shape of a new filter of any probing scheme.
+ * bs_scheme_sizing.h — the expected false-positive rate of each probing
+ * scheme, and the shape of a new filter of any scheme.
  */
 #ifndef BS_SCHEME_SIZING_H
 #define BS_SCHEME_SIZING_H
@@ -25,5 +26,16 @@ bs_status	bs_bloom_size_scheme(uint8_t scheme, int64_t capacity, double fpr,
 
 /* The rate of a partitioned filter: (1 - (1 - 1/m')^n)^k with m' = m / k. */
 double		bs_partition_fpr(uint64_t bits, double items, uint32_t hashes);
+
+/*
+ * The expected false-positive rate of a filter of the scheme with m bits,
+ * k hashes and n distinct items, under ideal hashing: the classic exact rate
+ * (Burns eq. (60)) for double; the standard exact rate (Theorem 22) for
+ * double_square, double_cube and independent; bs_partition_fpr;
+ * bs_blocked_fpr.  22023 when m and k do not suit the scheme (m need not be
+ * prime here, but partition needs k | m and blocked 512 | m).
+ */
+bs_status	bs_scheme_expected_fpr(uint8_t scheme, int64_t bits, int64_t items,
+								   int64_t hashes, double *rate, bs_error *err);
 
 #endif							/* BS_SCHEME_SIZING_H */
