@@ -99,11 +99,13 @@ weights_next(load_weights *w)
  * Sum the weights times r_j.  r is nondecreasing in j and at most 1, so once
  * j is past the mean the rest of the sum is at most the remaining weight,
  * bounded by a geometric series; summing stops when that bound is below
- * 1e-17 of the sum.  rates[] (when given) caches r_1..r_count.
+ * 1e-17 of the sum.  The terms are positive, so summing also stops as soon as
+ * the sum exceeds stop_above (a sizing search only needs to know that).
+ * rates[] (when given) caches r_1..r_count.
  */
 static double
 mixture(double items, uint64_t blocks, block_chain *chain, double *rates,
-		uint32_t *count, bool *complete)
+		uint32_t *count, double stop_above, bool *complete)
 {
 	load_weights w;
 	double		sum = 0;
@@ -136,6 +138,8 @@ mixture(double items, uint64_t blocks, block_chain *chain, double *rates,
 			}
 		}
 		sum += exp(log_weight) * r;
+		if (sum > stop_above)
+			return sum;
 		if ((double) j > mean + 1)
 		{
 			ratio = (items - j) / (j + 1) * exp(w.log_odds);
@@ -158,7 +162,7 @@ bs_blocked_fpr(double items, uint64_t blocks, uint32_t hashes)
 	if (blocks == 0 || hashes == 0)
 		return 1;
 	chain_init(&chain, hashes);
-	rate = mixture(items, blocks, &chain, NULL, NULL, &complete);
+	rate = mixture(items, blocks, &chain, NULL, NULL, INFINITY, &complete);
 	return complete ? rate : 1;		/* beyond MAX_LOAD items a block is full */
 }
 
@@ -177,23 +181,60 @@ blocks_reach(size_search *search, uint64_t blocks)
 {
 	bool		complete;
 	double		rate = mixture(search->items, blocks, &search->chain, search->rates,
-							   &search->count, &complete);
+							   &search->count, search->fpr, &complete);
 
 	return complete && rate <= search->fpr;
 }
 
-/* The fewest blocks that reach the rate with k bits per value, or 0. */
+/*
+ * The fewest blocks that reach the rate with k bits per value, or 0.  The
+ * rate falls as blocks are added, so: bracket the answer by doubling or
+ * halving from the textbook size (which keeps the loads probed, and so the
+ * chain, short), then bisect.
+ */
 static uint64_t
 fewest_blocks(size_search *search, uint32_t hashes)
 {
-	uint64_t	reaching = BS_BLOOM_MAX_BITS / BS_BLOCK_BITS;
+	const uint64_t most = BS_BLOOM_MAX_BITS / BS_BLOCK_BITS;
+	double		textbook = ceil(search->items * -log(search->fpr) / (M_LN2 * M_LN2) / BS_BLOCK_BITS);
+	uint64_t	reaching;
 	uint64_t	failing = 0;	/* no block at all reaches nothing */
+	uint64_t	guess = textbook < 1 ? 1 : textbook > (double) most ? most : (uint64_t) textbook;
 
 	chain_init(&search->chain, hashes);
 	search->count = 0;
-	if (!blocks_reach(search, reaching))
-		return 0;
-	/* the rate falls as blocks are added: bisect */
+	if (blocks_reach(search, guess))
+	{
+		reaching = guess;
+		while (reaching > 1)
+		{
+			uint64_t	half = reaching / 2;
+
+			if (!blocks_reach(search, half))
+			{
+				failing = half;
+				break;
+			}
+			reaching = half;
+		}
+	}
+	else
+	{
+		failing = guess;
+		for (;;)
+		{
+			uint64_t	twice = failing * 2 < most ? failing * 2 : most;
+
+			if (blocks_reach(search, twice))
+			{
+				reaching = twice;
+				break;
+			}
+			if (twice == most)
+				return 0;
+			failing = twice;
+		}
+	}
 	while (reaching - failing > 1)
 	{
 		uint64_t	middle = failing + (reaching - failing) / 2;
