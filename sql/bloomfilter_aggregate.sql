@@ -131,3 +131,13 @@ SELECT * FROM agg_is_parallel(:'q2');
 SELECT * FROM agg_is_parallel(:'q3');
 :q3;
 RESET ALL;
+
+-- Every aggregate declares the size of a typical state for the planner's
+-- hash-aggregation memory estimates, and it is the size of the real thing.
+SELECT p.proname, a.aggtransspace,
+	a.aggtransspace = CASE WHEN p.proname LIKE 'bloom%' THEN (bloom_info(bloom_create(100000))).bytes
+	                       ELSE (cms_info(cms_create())).bytes END AS matches_typical_state
+FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid
+JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomsketch'
+ORDER BY p.proname, p.pronargs;
