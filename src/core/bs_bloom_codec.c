@@ -100,7 +100,7 @@ bs_bloom_check_shape(const bs_bloom *filter, uint64_t total_bytes, bs_error *err
 	if (filter->version != BS_BLOOM_FORMAT_VERSION ||
 		filter->family > BS_FAMILY_LAST ||
 		filter->bits > BS_BLOOM_MAX_BITS ||
-		!bs_scheme_shape_ok(filter->scheme, filter->bits, filter->hashes) ||
+		!bs_scheme_shape_safe(filter->scheme, filter->bits, filter->hashes) ||
 		total_bytes != bs_bloom_total_bytes(filter->bits))
 		return bs_fail(err, BS_ERR_FORMAT, "stored bloomfilter value is corrupt",
 					   "Its header (version %u, scheme %u, k = %u, m = %" PRIu64 ") does not match its size of %" PRIu64 " bytes.",

@@ -15,6 +15,19 @@ bs_scheme_shape_ok(uint8_t scheme, uint64_t bits, uint32_t hashes)
 	return bs_scheme_check_shape(scheme, bits, hashes, NULL) == BS_OK;
 }
 
+bool
+bs_scheme_shape_safe(uint8_t scheme, uint64_t bits, uint32_t hashes)
+{
+	if (scheme < 1 || scheme > BS_SCHEME_LAST || hashes < 1 ||
+		hashes > BS_BLOOM_MAX_HASHES || hashes > bits || bits < BS_BLOOM_MIN_BITS)
+		return false;
+	if (scheme == BS_SCHEME_PARTITION)
+		return bits % hashes == 0 && bits / hashes >= 2;
+	if (scheme == BS_SCHEME_BLOCKED)
+		return bits % BS_BLOCK_BITS == 0 && hashes <= BS_BLOCKED_MAX_HASHES;
+	return true;
+}
+
 static bs_status
 hashes_out_of_range(uint64_t bits, uint32_t hashes, bs_error *err)
 {

@@ -16,6 +16,13 @@ bs_status	bs_scheme_check_shape(uint8_t scheme, uint64_t bits, uint32_t hashes,
 /* The same check as a yes/no answer. */
 bool		bs_scheme_shape_ok(uint8_t scheme, uint64_t bits, uint32_t hashes);
 
+/*
+ * The part of that check that probing needs to stay inside the bit array,
+ * without the primality tests: O(1), for values that passed the full check
+ * when they were read and are now checked again on every use.
+ */
+bool		bs_scheme_shape_safe(uint8_t scheme, uint64_t bits, uint32_t hashes);
+
 /* The occupancy model of the bits of a filter of this scheme and shape. */
 void		bs_scheme_occupancy(uint8_t scheme, uint64_t bits, uint32_t hashes,
 								bs_occupancy *model);

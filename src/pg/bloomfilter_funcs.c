@@ -17,9 +17,12 @@ bloom_create(PG_FUNCTION_ARGS)
 	int64		capacity = PG_GETARG_INT64(0);
 	double		fpr = PG_GETARG_FLOAT8(1);
 	int64		seed = PG_GETARG_INT64(2);
-	uint8		scheme = bs_scheme_or_error(PG_GETARG_TEXT_PP(3));
+	uint8		scheme;
 	uint64		bits;
 	uint32		hashes;
+
+	/* (an install script older than the library declares three arguments) */
+	scheme = PG_NARGS() > 3 ? bs_scheme_or_error(PG_GETARG_TEXT_PP(3)) : BS_SCHEME_DOUBLE;
 
 	bs_size_or_error(scheme, capacity, fpr, &bits, &hashes);
 	PG_RETURN_POINTER(bs_bloom_alloc(CurrentMemoryContext, scheme, bits, hashes,
