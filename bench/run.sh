@@ -2,6 +2,8 @@
 # bench/run.sh — server-side benchmark of bloomsketch on 10,000,000 rows.
 #
 #   bash bench/run.sh        (as root; installs, builds, runs a throwaway server)
+#   bash bench/run.sh bloom  (the Bloom filter section only)
+#   bash bench/run.sh cms    (the count-min sketch section only, see below)
 #
 # Times, on a fully cached 10M-row table, building a Bloom filter with bloom_agg
 # against a plain count() of the same column, hll_add_agg as a peer sketch, and
@@ -11,10 +13,24 @@
 # excludes planning and sending the result to the client.  Also measures the
 # backend's peak anonymous memory while building the filter and the filter's
 # measured false-positive rate.  Writes the table to bench/results/server.md.
+# The count-min sketch section at the end times cms_agg and cms_estimate the
+# same way and writes bench/results/server_cms.md.
 # The targets are printed as PASS/FAIL for information only: the exit status
 # says whether the benchmark ran, not whether the targets were met.
 source "$(dirname "$0")/../scripts/lib.sh"
 bs_require_root "$@"
+
+# Which sections to run: all (the default), bloom or cms.
+MODE=${1:-all}
+case $MODE in
+	all | bloom | cms) ;;
+	*)
+		echo "usage: bench/run.sh [all|bloom|cms]" >&2
+		exit 2
+		;;
+esac
+run_bloom() { [ "$MODE" != cms ]; }
+run_cms() { [ "$MODE" != bloom ]; }
 
 ROWS=10000000
 RUNS=5                   # measured runs per query, after one warm-up run
@@ -42,19 +58,25 @@ sql() { psql -X -A -t -q -v ON_ERROR_STOP=1 "$@"; }
 # Data: t(id, s) with ids 1..10M and 32-character s; other(id) with ids
 # 5,000,001..15,000,000, so half of t's ids are in other and half are not.
 # ---------------------------------------------------------------------------
-bs_log "loading t and other ($ROWS rows each)"
+bs_log "loading t ($ROWS rows)"
 sql <<SQL | sed 's/^/==> /' >&2
 CREATE EXTENSION bloomsketch;
-CREATE EXTENSION hll;
 CREATE EXTENSION pg_prewarm;
 CREATE TABLE t AS
 	SELECT i AS id, md5(i::text) AS s FROM generate_series(1::bigint, $ROWS) i;
+VACUUM (FREEZE, ANALYZE) t;
+SQL
+IFS='|' read -r T_SIZE < <(sql -c "SELECT pg_size_pretty(pg_relation_size('t'))")
+
+if run_bloom; then
+bs_log "loading other ($ROWS rows) and its filter"
+sql <<SQL | sed 's/^/==> /' >&2
+CREATE EXTENSION hll;
 CREATE TABLE other AS
 	SELECT i AS id FROM generate_series($ROWS / 2 + 1::bigint, $ROWS / 2 + $ROWS) i;
 -- the filter of other, built once and stored (TOASTed, ~12 MB)
 CREATE TABLE other_filter AS
 	SELECT bloom_agg(id, $CAPACITY, $FPR) AS f FROM other;
-VACUUM (FREEZE, ANALYZE) t;
 VACUUM (FREEZE, ANALYZE) other;
 VACUUM (FREEZE, ANALYZE) other_filter;
 CHECKPOINT;
@@ -63,8 +85,7 @@ SELECT 'prewarmed ' || sum(pg_prewarm(c)) || ' blocks' FROM (VALUES ('t'::regcla
 SQL
 read -r FILTER_BYTES FILTER_BITS FILTER_HASHES FILTER_STORED < <(sql -F ' ' -c \
 	"SELECT (bloom_info(f)).bytes, (bloom_info(f)).bits, (bloom_info(f)).hashes, pg_column_size(f) FROM other_filter")
-IFS='|' read -r T_SIZE OTHER_SIZE < <(sql -c \
-	"SELECT pg_size_pretty(pg_relation_size('t')), pg_size_pretty(pg_relation_size('other'))")
+IFS='|' read -r OTHER_SIZE < <(sql -c "SELECT pg_size_pretty(pg_relation_size('other'))")
 bs_log "t: $T_SIZE, other: $OTHER_SIZE, filter of other: $FILTER_BYTES bytes (m=$FILTER_BITS, k=$FILTER_HASHES, stored $FILTER_STORED bytes)"
 
 # ---------------------------------------------------------------------------
@@ -279,3 +300,144 @@ echo
 cat "$WORK/report.md"
 echo
 bs_log "written to bench/results/server.md"
+fi # run_bloom
+
+# ===========================================================================
+# Count-min sketches (bench/run.sh cms runs this section alone).  On the same
+# t: building a sketch with cms_agg against a plain count() of the same column
+# (bigint id, 32-character text s), 1,000,000 point queries (cms_estimate)
+# against one stored, TOASTed sketch against the same query with hashtext in
+# place of cms_estimate, and cms_agg per group over 1,000 groups against
+# count(*) per group.  Same method as above: a warm-up round, then $RUNS
+# rounds each running every query once in a fresh session; the figure is the
+# median "Execution Time".  Writes bench/results/server_cms.md.
+# ===========================================================================
+if run_cms; then
+CMS_PROBES=1000000
+CMS_GROUPS=1000
+bs_log "cms: storing the sketch of t.s and $CMS_PROBES values to look up"
+sql <<SQL | sed 's/^/==> /' >&2
+-- cms_agg's default sketch (epsilon = delta = 0.001) of t.s, stored TOASTed
+CREATE TABLE cms_store AS SELECT cms_agg(s) AS sketch FROM t;
+CREATE TABLE cms_probe AS SELECT s FROM t WHERE id <= $CMS_PROBES;
+-- t's ids with a group number: the statistics tell the planner there are $CMS_GROUPS groups
+CREATE TABLE cms_groups AS SELECT id, (id % $CMS_GROUPS)::int AS g FROM t;
+VACUUM (FREEZE, ANALYZE) cms_store;
+VACUUM (FREEZE, ANALYZE) cms_probe;
+VACUUM (FREEZE, ANALYZE) cms_groups;
+CHECKPOINT;
+SELECT 'prewarmed ' || sum(pg_prewarm(c)) || ' blocks' FROM (VALUES ('t'::regclass), ('cms_store'), ('cms_probe'),
+	('cms_groups'), ((SELECT reltoastrelid FROM pg_class WHERE oid = 'cms_store'::regclass))) v(c);
+SQL
+read -r CMS_WIDTH CMS_DEPTH CMS_COPIES CMS_BYTES CMS_STORED < <(sql -F ' ' -c \
+	"SELECT (cms_info(sketch)).width, (cms_info(sketch)).depth, (cms_info(sketch)).copies, (cms_info(sketch)).bytes, pg_column_size(sketch) FROM cms_store")
+bs_log "cms: sketch of t.s: w=$CMS_WIDTH, d=$CMS_DEPTH, copies=$CMS_COPIES, $CMS_BYTES bytes (stored $CMS_STORED bytes)"
+# every value of cms_probe occurs once in t: each estimate is 1 + its error
+CMS_ESTIMATE_SUM=$(sql -c "SELECT sum(cms_estimate((SELECT sketch FROM cms_store), s)) FROM cms_probe")
+
+CMS_EXPLAIN="EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON)"
+CMS_LABELS=(H I J K L M N O)
+declare -A CMS_QUERY CMS_MEDIAN CMS_MIN CMS_MAX
+CMS_QUERY[H]="SELECT count(id) FROM t"
+CMS_QUERY[I]="SELECT cms_agg(id) FROM t"
+CMS_QUERY[J]="SELECT count(s) FROM t"
+CMS_QUERY[K]="SELECT cms_agg(s) FROM t"
+CMS_QUERY[L]="SELECT sum(cms_estimate((SELECT sketch FROM cms_store), s)) FROM cms_probe"
+CMS_QUERY[M]="SELECT sum(hashtext(s)::bigint) FROM cms_probe"
+CMS_QUERY[N]="SELECT g, cms_agg(id) FROM cms_groups GROUP BY g"
+CMS_QUERY[O]="SELECT g, count(*) FROM cms_groups GROUP BY g"
+
+CMS_LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+for ((round = 0; round <= RUNS; round++)); do
+	bs_log "cms round $round of $RUNS$([ $round -eq 0 ] && echo ' (warm-up)')"
+	{
+		echo "LOAD 'bloomsketch';"
+		for label in "${CMS_LABELS[@]}"; do printf '%s %s;\n' "$CMS_EXPLAIN" "${CMS_QUERY[$label]}"; done
+	} | sql >"$WORK/cms_round$round.out"
+	mapfile -t times < <(sed -n 's/^Execution Time: \([0-9.]*\) ms$/\1/p' "$WORK/cms_round$round.out")
+	if [ ${#times[@]} -ne ${#CMS_LABELS[@]} ]; then
+		cat "$WORK/cms_round$round.out" >&2
+		echo "cms round $round: expected ${#CMS_LABELS[@]} execution times, got ${#times[@]}" >&2
+		exit 1
+	fi
+	line=
+	for i in "${!CMS_LABELS[@]}"; do
+		[ "$round" -gt 0 ] && echo "${times[$i]}" >>"$WORK/cms_times.$i"
+		line+="${CMS_LABELS[$i]} ${times[$i]%.*}  "
+	done
+	bs_log "  ms: $line"
+done
+for i in "${!CMS_LABELS[@]}"; do
+	label=${CMS_LABELS[$i]}
+	sort -g "$WORK/cms_times.$i" >"$WORK/cms_sorted.$i"
+	CMS_MEDIAN[$label]=$(sed -n "$(((RUNS + 1) / 2))p" "$WORK/cms_sorted.$i")
+	CMS_MIN[$label]=$(head -1 "$WORK/cms_sorted.$i")
+	CMS_MAX[$label]=$(tail -1 "$WORK/cms_sorted.$i")
+done
+# the aggregation strategy of the grouped query (N), from the last round
+CMS_N_PLAN=$(awk -v n=6 '/^Execution Time/ { seen++; next } seen == n' "$WORK/cms_round$RUNS.out" |
+	grep -m1 -oE '(HashAggregate|GroupAggregate|MixedAggregate)' || true)
+
+cms_ratio() { awk -v a="${CMS_MEDIAN[$1]}" -v b="${CMS_MEDIAN[$2]}" 'BEGIN { printf "%.2f", a / b }'; }
+cms_verdict() { awk -v r="$1" -v l="$2" 'BEGIN { print (r <= l ? "PASS" : "FAIL") }'; }
+
+cms_report() {
+	local label r
+	echo "| query | median ms | min ms | max ms |"
+	echo "|---|---:|---:|---:|"
+	for label in "${CMS_LABELS[@]}"; do
+		printf '| %s. `%s` | %.1f | %.1f | %.1f |\n' "$label" "${CMS_QUERY[$label]}" \
+			"${CMS_MEDIAN[$label]}" "${CMS_MIN[$label]}" "${CMS_MAX[$label]}"
+	done
+	echo
+	echo "| ratio | value | target | |"
+	echo "|---|---:|---|---|"
+	while read -r num den limit; do
+		r=$(cms_ratio "$num" "$den")
+		if [ "$limit" = - ]; then
+			printf '| %s/%s | %s | - | |\n' "$num" "$den" "$r"
+		else
+			printf '| %s/%s | %s | <= %s | %s |\n' "$num" "$den" "$r" "$limit" "$(cms_verdict "$r" "$limit")"
+		fi
+	done <<-EOT
+		I H 1.4
+		K J 1.4
+		L M 1.5
+		N O -
+	EOT
+	echo
+	printf 'The stored sketch of t.s: w=%s, d=%s, copies=%s, %s bytes in memory, %s bytes stored. ' \
+		"$CMS_WIDTH" "$CMS_DEPTH" "$CMS_COPIES" "$CMS_BYTES" "$CMS_STORED"
+	printf 'Query L sums %s estimates of values that occur once in t: %s, a mean over-estimate of %s (never below 1; epsilon * ||a||_1 = %s).\n' \
+		"$CMS_PROBES" "$CMS_ESTIMATE_SUM" \
+		"$(awk -v s="$CMS_ESTIMATE_SUM" -v n="$CMS_PROBES" 'BEGIN { printf "%.1f", s / n - 1 }')" \
+		"$(awk -v n="$ROWS" 'BEGIN { printf "%d", n * 0.001 }')"
+	echo
+	echo "Times: median of $RUNS runs after one warm-up, server-side \"Execution Time\" of"
+	echo "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON) (no planning, no result transfer)."
+	echo "N and O: cms_groups holds t's ids and g = id % $CMS_GROUPS (N's plan: ${CMS_N_PLAN:-?}," \
+		"$CMS_GROUPS sketches of $CMS_BYTES bytes, so the counters hit memory at random)."
+}
+
+{
+	echo "# bloomsketch server benchmark: count-min sketches"
+	echo
+	echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+	echo "- machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
+		"$(awk '/^MemTotal/ { printf "%.0f GB RAM", $2 / 1048576 }' /proc/meminfo)"
+	echo "- server: $(sql -c 'SHOW server_version'), shared_buffers=3GB, work_mem=1GB," \
+		"max_parallel_workers_per_gather=0, jit=off"
+	echo "- data: t $ROWS rows ($T_SIZE), cms_groups $ROWS rows, cms_probe $CMS_PROBES rows, prewarmed into shared_buffers"
+	echo "- load average (1, 5, 15 min) before timing: $CMS_LOAD_START; at the end:" \
+		"$(cut -d' ' -f1-3 /proc/loadavg) (a load above 1 means other processes shared the CPUs)"
+	echo
+	cms_report
+} >"$WORK/cms_report.md"
+
+mkdir -p "$RESULTS_DIR"
+cp "$WORK/cms_report.md" "$RESULTS_DIR/server_cms.md"
+echo
+cat "$WORK/cms_report.md"
+echo
+bs_log "written to bench/results/server_cms.md"
+fi # run_cms

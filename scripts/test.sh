@@ -46,5 +46,19 @@ if PG_BIN=$PG_BIN bash "$BS_ROOT/test/dump_restore.sh" >"$BS_ROOT/test/dump.out"
 else
 	failed=$((failed + 1)); echo "FAILED dump/restore and COPY round trips"; tail -20 "$BS_ROOT/test/dump.out"
 fi
+bs_log "concurrent soak (10 s)"
+if PG_BIN=$PG_BIN bash "$BS_ROOT/bench/soak.sh" --quick >"$BS_ROOT/test/soak.out" 2>&1; then
+	passed=$((passed + 1)); echo "ok     concurrent soak: $(grep -m1 '^pgbench:' "$BS_ROOT/test/soak.out")"
+else
+	failed=$((failed + 1)); echo "FAILED concurrent soak"; tail -20 "$BS_ROOT/test/soak.out"
+fi
+
+bs_log "fuzzing: libFuzzer, server-side mutations, sqlsmith (about 3 minutes)"
+mkdir -p "$BS_ROOT/test/fuzz/logs"
+if bash "$BS_ROOT/scripts/fuzz.sh" --quick >"$BS_ROOT/test/fuzz/logs/fuzz.out" 2>&1; then
+	passed=$((passed + 1)); echo "ok     fuzzing (libFuzzer, mutations, sqlsmith; test/fuzz/logs/fuzz.out)"
+else
+	failed=$((failed + 1)); echo "FAILED fuzzing"; tail -30 "$BS_ROOT/test/fuzz/logs/fuzz.out"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

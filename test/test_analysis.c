@@ -28,7 +28,7 @@
  *	C. L <= f <= U of bs_fpr_bounds, and (1-e^{-kn/m})^k <= f_S;
  *	D. bs_optimal_k against a brute force over k;
  *	E. bs_optimal_bits: the rate at m reaches fpr for some k, at m - 1 for
- *	   none (brute force over k);
+ *	   none (brute force over k); bs_reaches_rate agrees at m and m - 1;
  *	F. argument checks, n = 0, efficiency, space bound, hooks;
  *	G. timings of the slowest cases (printed, not asserted).
  */
@@ -825,6 +825,15 @@ test_optimal_bits(void)
 				check(below > logl(fpr) - 1e-12L * (1 - logl(fpr)), "optimal_bits %s n=%lld fpr=%g: m-1=%lld already reaches it (%.17Lg)",
 					  cname(c), (long long) n, fpr, (long long) m - 1, expl(below));
 			}
+			{
+				int			at;
+				int			under = 0;
+
+				check(bs_reaches_rate(m, n, fpr, c, &at, &err) == BS_OK && at &&
+					  (m == 1 || (bs_reaches_rate(m - 1, n, fpr, c, &under, &err) == BS_OK && !under)),
+					  "reaches_rate %s n=%lld fpr=%g: not true at m=%lld and false at m - 1",
+					  cname(c), (long long) n, fpr, (long long) m);
+			}
 		}
 	}
 	{
@@ -837,6 +846,15 @@ test_optimal_bits(void)
 			  "optimal_bits beyond 2^36 bits gives BS_ERR_TOO_LARGE");
 		check(bs_optimal_bits(100000000, 1e-300, BS_CONSTRUCTION_CLASSIC, &m, &err) == BS_ERR_TOO_LARGE,
 			  "optimal_bits beyond 2^36 bits gives BS_ERR_TOO_LARGE (classic)");
+		{
+			int			at = 0;
+
+			check(bs_reaches_rate(10, 0, 0.5, BS_CONSTRUCTION_STANDARD, &at, &err) == BS_OK && at,
+				  "reaches_rate n = 0 reaches every rate");
+			check(bs_reaches_rate(BS_ANALYSIS_MAX_BITS, 1000000000, 1e-300, BS_CONSTRUCTION_CLASSIC,
+								  &at, &err) == BS_OK && !at,
+				  "reaches_rate: 1e9 items at 1e-300 do not fit in 2^36 bits");
+		}
 	}
 	printf("E. optimal bits: %ld (n, fpr) verified at m and m - 1; slowest call %.1f ms (%s) (%.1f s)\n",
 		   count, worst_ms, worst_what, (now_ms() - t0) / 1e3);
@@ -857,20 +875,27 @@ count_interrupt(void)
 	interrupts++;
 }
 
+/*
+ * Blocks 8 bytes off malloc's 16-byte alignment, as palloc may return
+ * them: the core must not assume more (long double needs 16).
+ */
 static void *
 counting_alloc(size_t size)
 {
+	char	   *p;
+
 	if (fail_allocations)
 		return NULL;
 	allocations++;
-	return malloc(size);
+	p = malloc(size + 8);
+	return p == NULL ? NULL : p + 8;
 }
 
 static void
 counting_free(void *p)
 {
 	releases++;
-	free(p);
+	free((char *) p - 8);
 }
 
 static void
@@ -916,6 +941,12 @@ test_api(void)
 	expect_param(bs_optimal_bits(10, 1.0, BS_CONSTRUCTION_STANDARD, &m, &err), &err, "optimal_bits fpr 1");
 	expect_param(bs_optimal_bits(10, NAN, BS_CONSTRUCTION_STANDARD, &m, &err), &err, "optimal_bits fpr NaN");
 	expect_param(bs_optimal_bits(-1, 0.1, BS_CONSTRUCTION_STANDARD, &m, &err), &err, "optimal_bits n < 0");
+	{
+		int			at;
+
+		expect_param(bs_reaches_rate(0, 1, 0.1, BS_CONSTRUCTION_STANDARD, &at, &err), &err, "reaches_rate m = 0");
+		expect_param(bs_reaches_rate(10, 1, 1.0, BS_CONSTRUCTION_CLASSIC, &at, &err), &err, "reaches_rate fpr 1");
+	}
 	expect_param(bs_efficiency(10, 1, 0, BS_CONSTRUCTION_STANDARD, &v, &err), &err, "efficiency k = 0");
 	expect_param(bs_space_lower_bound(-1, 0.1, &v, &err), &err, "space n < 0");
 	expect_param(bs_space_lower_bound(1, -0.1, &v, &err), &err, "space fpr < 0");
@@ -964,6 +995,10 @@ test_api(void)
 	check(interrupts > 10, "interrupt hook called %ld times", interrupts);
 	check(bs_optimal_bits(1000, 1e-6, BS_CONSTRUCTION_CLASSIC, &m, &err) == BS_OK,
 		  "optimal_bits with hooks");
+	check(bs_optimal_bits(50, 1e-300, BS_CONSTRUCTION_STANDARD, &m, &err) == BS_OK && m == 72108,
+		  "optimal_bits with hooks, 8-byte aligned blocks (%lld)", (long long) m);
+	check(bs_optimal_k(14000, 10, BS_CONSTRUCTION_CLASSIC, &k, &err) == BS_OK && k == 902,
+		  "optimal_k with hooks, 8-byte aligned blocks (%lld)", (long long) k);
 	check(allocations > 0 && allocations == releases, "allocations %ld, releases %ld",
 		  allocations, releases);
 	fail_allocations = 1;

@@ -21,6 +21,7 @@
 #include "bs_cms_codec.h"
 #include "bs_error.h"
 #include "bs_primes.h"
+#include "bs_cms_probe.h"		/* bs_cms_add_inline */
 #include "bs_probe.h"			/* bs_map_uniform and xxhash, to recompute positions */
 
 /* ---- the runner ---- */
@@ -686,11 +687,17 @@ test_add(void)
 		cms->family = BS_FAMILY_INTEGER;
 		cms->counters[bs_cms_index(cms, 1, 2, columns[1 * 4 + 2])] = UINT64_MAX - 3;
 		CHECK_STATUS(bs_cms_validate(cms, bytes_of(cms), &err), BS_OK, &err);
-		before = clone_sketch(cms);
 		CHECK_STATUS(bs_cms_add(cms, &probe, key, 8, 3, &err), BS_OK, &err);
+		before = clone_sketch(cms);
 		CHECK_STATUS(bs_cms_add(cms, &probe, key, 8, 1, &err), BS_ERR_TOO_LARGE, &err);
 		CHECK(strstr(err.detail, "copy 1, row 2") != NULL);
+		CHECK(memcmp(before, cms, (size_t) bytes_of(cms)) == 0);
 		CHECK(cms->total == 3 && estimate_key(cms, 12345) == 3);
+		/* the inline fast path refuses alike and also leaves every byte as it was */
+		CHECK(!bs_cms_add_inline(cms, &probe, key, 8, 1));
+		CHECK(memcmp(before, cms, (size_t) bytes_of(cms)) == 0);
+		CHECK(!bs_cms_add_inline(cms, &probe, key, 8, UINT64_MAX - 2));
+		CHECK(memcmp(before, cms, (size_t) bytes_of(cms)) == 0);
 		CHECK(validates(cms));
 		free(before);
 		free(cms);

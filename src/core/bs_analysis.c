@@ -46,11 +46,12 @@
  *     the hypergeometric rows by ratio recursions, 1 - p and its complement
  *     through expm1/log1p of exactly summed logarithms), so rounding errors
  *     grow only linearly with the number of steps, never by cancellation.
- *     The state vector is kept in double when the rate is expected above
- *     1e-270 (vectorisable, 4-6 times faster): at most (J + 2) 2^-53 per
- *     step, below 2e-11 for the longest chains in range (~6000 steps); in
- *     long double otherwise: below 1e-14.  The binomial weights carry a
- *     separate logarithmic scale, so they never underflow.
+ *     The state vector is kept in double, scaled, when the rate is
+ *     expected above 1e-420 (4-6 times faster): at most (J + 2) 2^-53 per
+ *     step, below 2e-11 for the longest chains in range (~6000 steps), plus
+ *     a bounded, checked absolute error from the double range (see
+ *     fast_state); in long double otherwise: below 1e-14.  The binomial
+ *     weights carry a separate logarithmic scale, so they never underflow.
  *     Two truncations, both with rigorous bounds:
  *       - the sum over a stops once past the mode of the binomial, when the
  *         remaining weight, at most w_{a+1} / (1 - rho_a) (the ratios
@@ -94,6 +95,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,19 +139,34 @@ tick(work *w, unsigned long steps)
 	}
 }
 
+/*
+ * Working blocks are aligned here to WORK_ALIGN bytes, what long double and
+ * the structures holding it need (the compiler may move them with 16-byte
+ * aligned vector instructions), whatever the hook gives: palloc aligns to 8
+ * only.  The byte before a block holds its distance from what the hook
+ * returned.
+ */
+#define WORK_ALIGN 16
+
 /* zeroed working memory; NULL (and *status set) when out of memory */
 static void *
 work_alloc_bytes(size_t bytes, bs_error *err, bs_status *status)
 {
-	void	   *p = bs_analysis_alloc(bytes);
+	unsigned char *raw = bytes <= SIZE_MAX - WORK_ALIGN ?
+		bs_analysis_alloc(bytes + WORK_ALIGN) : NULL;
+	unsigned char *p;
 
-	if (p == NULL)
+	if (raw == NULL)
+	{
 		*status = bs_fail(err, BS_ERR_TOO_LARGE,
 						  "out of memory computing a false-positive rate",
 						  "Could not allocate %zu bytes of working memory.",
 						  bytes);
-	else
-		memset(p, 0, bytes);
+		return NULL;
+	}
+	p = raw + (WORK_ALIGN - (uintptr_t) raw % WORK_ALIGN);	/* 1..16 ahead */
+	p[-1] = (unsigned char) (p - raw);
+	memset(p, 0, bytes);
 	return p;
 }
 
@@ -164,7 +181,11 @@ static void
 work_free(void *p)
 {
 	if (p != NULL)
-		bs_analysis_free(p);
+	{
+		unsigned char *block = p;
+
+		bs_analysis_free(block - block[-1]);
+	}
 }
 
 /* ------------------------------------------------------------------------
@@ -240,12 +261,21 @@ check_all(int64_t m, int64_t n, int64_t k, bs_construction c, bs_error *err)
  * The hitting-item chain, method (b)
  * ------------------------------------------------------------------------ */
 
+/* outputs computed together by a step of the chain (independent sums) */
+#define FAST_BLOCK 4
+
 typedef struct hit_chain
 {
 	int			K;				/* number of target bits */
 	int			J;				/* most new targets per hitting item */
-	const ld   *rows;			/* rows[u * (J + 1) + j] = tau_u(j), or NULL */
-	/* when rows is NULL: fill row[0..min(u,J)] with tau_u(j) */
+
+	/*
+	 * The transition table by diagonals, diag[j * length + u] = tau_u(j)
+	 * for u <= K, zero elsewhere, length = chain_length(K, J); or NULL, and
+	 * then make_row fills row[0..min(u,J)] with tau_u(j).
+	 */
+	const ld   *diag;
+	size_t		length;
 	void		(*make_row) (const void *context, int u, ld *row);
 	const void *context;
 	const ld   *value;			/* value[u]: g of the state with u uncovered */
@@ -253,32 +283,316 @@ typedef struct hit_chain
 	ld			log_miss;		/* ln(1 - p); -inf when every item hits */
 } hit_chain;
 
+/* K + 1 states, padded so that a step's reads and writes need no bounds */
+static size_t
+chain_length(int K, int J)
+{
+	return (size_t) K + 1 + (size_t) J + FAST_BLOCK;
+}
+
 /*
- * sum_a Bin(n_items, p; a) E[value(U_a)] as a logarithm (-inf for 0).
+ * The fast path keeps the state vector P(U_a = u) in double, scaled by
+ * 2^FAST_SCALE, and the row table, stored by diagonals, scaled by
+ * 2^DIAG_SCALE (a step multiplies by 2^-DIAG_SCALE, exactly); the weights
+ * and sums stay in long double.  Rounding adds at most (J + 2) 2^-53 of
+ * relative error per step (1e-11 for the longest chains in range).
  *
- * fast (only with a row table): the state vector is kept in double, with
- * the table stored by diagonals so that the step vectorizes; the weights and
- * sums stay in long double.  Rounding then adds at most (J + 2) 2^-53 of
- * relative error per step (1e-11 for the longest chains in range), and
- * states below the double range are lost, which is harmless while the
- * result is above about 1e-280: callers use it only when the rate is
- * expected above 1e-270 and recompute without it when the result is below
- * FAST_FLOOR.
+ * The scales keep state entries down to 2^-(1022 + FAST_SCALE) and
+ * transition probabilities down to 2^-(1022 + DIAG_SCALE) normal, and no
+ * intermediate overflows (a step's sums are at most (J + 1) 2^(FAST_SCALE +
+ * DIAG_SCALE) < 2^1000).  Entries at either end of the support that fall
+ * below DBL_MIN (scaled) are dropped: that keeps slow subnormal numbers out
+ * of the loops and skips the parts of the vector that no longer carry
+ * anything.  Dropping probability x changes the result by at most x
+ * (value[] <= 1 and the binomial weights sum to at most 1); a transition
+ * probability below the normal range is stored with an absolute error of at
+ * most 2^-(1075 + DIAG_SCALE), and a subnormal intermediate is rounded by
+ * at most that much (unscaled) too.  So the absolute error due to the
+ * double range is at most (drops + operations) 2^-(1075 + DIAG_SCALE),
+ * which is checked against the result after the run; a result it does not
+ * certify to 1e-14 (rates below about 1e-420) is recomputed in long double.
  */
+#define FAST_SCALE 512
+#define DIAG_SCALE 448
+#define FAST_UNDERFLOW_TOLERANCE 1e-14L
+
+typedef struct fast_state
+{
+	size_t		length;			/* K + 1, padded with J + FAST_BLOCK zeros */
+	double	   *diag;			/* diag[j * length + u] = tau_u(j) */
+	double	   *v;				/* scaled P(U_a = u); zero outside [lo, hi] */
+	double	   *next;			/* zero outside [next_lo, next_hi] */
+	int			lo;
+	int			hi;
+	int			next_lo;
+	int			next_hi;
+	ld			drops;			/* entries dropped, for the error bound */
+	ld			ops;			/* arithmetic operations, likewise */
+	ld			unscale;		/* 2^-FAST_SCALE */
+} fast_state;
+
 static bs_status
-hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, work *wk,
-			  bs_error *err)
+fast_init(fast_state *fs, const hit_chain *hc, bs_error *err)
+{
+	size_t		length = hc->length;
+	bs_status	status = BS_OK;
+	ld			scale = ldexpl(1, DIAG_SCALE);	/* exact products in long double */
+	int			u;
+	int			j;
+
+	memset(fs, 0, sizeof(*fs));
+	fs->length = length;
+	fs->v = work_alloc_bytes(length * sizeof(double), err, &status);
+	fs->next = fs->v ? work_alloc_bytes(length * sizeof(double), err, &status) : NULL;
+	fs->diag = fs->next ?
+		work_alloc_bytes(length * ((size_t) hc->J + 1) * sizeof(double), err, &status) : NULL;
+	if (fs->diag == NULL)
+		return status;
+	for (j = 0; j <= hc->J; j++)
+		for (u = 0; u <= hc->K; u++)
+			fs->diag[(size_t) j * length + u] =
+				(double) (hc->diag[(size_t) j * length + u] * scale);
+	fs->v[hc->K] = ldexp(1.0, FAST_SCALE);
+	fs->unscale = ldexpl(1, -FAST_SCALE);
+	fs->lo = fs->hi = hc->K;
+	fs->next_lo = 0;
+	fs->next_hi = -1;			/* all zero */
+	return BS_OK;
+}
+
+static void
+fast_free(fast_state *fs)
+{
+	work_free(fs->v);
+	work_free(fs->next);
+	work_free(fs->diag);
+}
+
+/* E[value(U_a)], unscaled */
+static ld
+fast_expectation(const fast_state *fs, const ld *value)
+{
+	ld			f = 0;
+	int			u;
+
+	for (u = fs->lo; u <= fs->hi; u++)
+		f += (ld) fs->v[u] * value[u];
+	return f * fs->unscale;
+}
+
+/* zero x[from..to] */
+static void
+fast_clear(double *x, int from, int to)
+{
+	if (from <= to)
+		memset(x + from, 0, (size_t) (to - from + 1) * sizeof(double));
+}
+
+/*
+ * One hitting item: next[t] = sum_j v[t+j] tau_{t+j}(j) over the new
+ * support [lo - J, hi], FAST_BLOCK outputs at a time (two loads per
+ * multiply-add, and the compiler can pair the lanes); v is zero outside its
+ * support and padded, so the loops need no bounds.  Then the tiny ends are
+ * dropped.
+ */
+static void
+fast_step(fast_state *fs, int J)
+{
+	size_t		length = fs->length;
+	int			lo = fs->lo > J ? fs->lo - J : 0;
+	int			hi = fs->hi;
+	const double *v = fs->v;
+	double	   *next = fs->next;
+	const double unscale = ldexp(1.0, -DIAG_SCALE);
+	int			t;
+	int			j;
+
+	for (t = lo; t <= hi; t += FAST_BLOCK)
+	{
+		double		s0 = 0;
+		double		s1 = 0;
+		double		s2 = 0;
+		double		s3 = 0;
+
+		for (j = 0; j <= J; j++)
+		{
+			const double *x = v + t + j;
+			const double *d = fs->diag + (size_t) j * length + t + j;
+
+			s0 += x[0] * d[0];
+			s1 += x[1] * d[1];
+			s2 += x[2] * d[2];
+			s3 += x[3] * d[3];
+		}
+		next[t] = s0 * unscale;
+		next[t + 1] = s1 * unscale;
+		next[t + 2] = s2 * unscale;
+		next[t + 3] = s3 * unscale;
+	}
+	fs->ops += 2 * (ld) (t - lo) * (ld) (J + 1);
+	/* next[hi + 1 .. t - 1] came out 0; clear what is left of before */
+	fast_clear(next, fs->next_lo, lo - 1);
+	fast_clear(next, t, fs->next_hi);
+
+	while (hi > lo && next[hi] < DBL_MIN)
+	{
+		next[hi--] = 0;
+		fs->drops += 1;
+	}
+	while (lo < hi && next[lo] < DBL_MIN)
+	{
+		next[lo++] = 0;
+		fs->drops += 1;
+	}
+	fs->next = fs->v;
+	fs->next_lo = fs->lo;
+	fs->next_hi = fs->hi;
+	fs->v = next;
+	fs->lo = lo;
+	fs->hi = hi;
+}
+
+/* does the underflow bound certify the result exp(ln)? */
+static int
+fast_underflow_ok(const fast_state *fs, ld ln)
+{
+	ld			bound_ln = logl(fs->drops + fs->ops + 1) -
+		(1075 + DIAG_SCALE) * 0.693147180559945309417232121458176568L;
+
+	return !isinf(ln) && bound_ln <= ln + logl(FAST_UNDERFLOW_TOLERANCE);
+}
+
+/*
+ * The long double path: the state vector unscaled, on [umin, K], padded as
+ * on the fast path.
+ */
+typedef struct slow_state
+{
+	ld		   *v;
+	ld		   *next;
+	ld		   *row_buffer;		/* for rows made on the fly */
+	int			umin;
+} slow_state;
+
+static bs_status
+slow_init(slow_state *ss, const hit_chain *hc, bs_error *err)
+{
+	bs_status	status = BS_OK;
+
+	memset(ss, 0, sizeof(*ss));
+	ss->v = work_alloc(hc->length, err, &status);
+	ss->next = ss->v ? work_alloc(hc->length, err, &status) : NULL;
+	if (ss->next == NULL)
+		return status;
+	if (hc->diag == NULL &&
+		(ss->row_buffer = work_alloc((size_t) hc->J + 1, err, &status)) == NULL)
+		return status;
+	ss->v[hc->K] = 1;
+	ss->umin = hc->K;
+	return BS_OK;
+}
+
+static void
+slow_free(slow_state *ss)
+{
+	work_free(ss->v);
+	work_free(ss->next);
+	work_free(ss->row_buffer);
+}
+
+static ld
+slow_expectation(const slow_state *ss, const hit_chain *hc)
+{
+	ld			f = 0;
+	int			u;
+
+	for (u = ss->umin; u <= hc->K; u++)
+		f += ss->v[u] * hc->value[u];
+	return f;
+}
+
+/* one hitting item: U -> U - j with probability tau_U(j) */
+static void
+slow_step(slow_state *ss, const hit_chain *hc)
 {
 	int			K = hc->K;
 	int			J = hc->J;
-	ld		   *v = NULL;
-	ld		   *nv = NULL;
-	ld		   *row_buffer = NULL;
-	double	   *vd = NULL;
-	double	   *nvd = NULL;
-	double	   *diag = NULL;
-	int			umin = K;
-	bs_status	status = BS_OK;
+	int			lo = ss->umin > J ? ss->umin - J : 0;
+	const ld   *v = ss->v;
+	ld		   *nv = ss->next;
+	int			u;
+
+	if (hc->diag != NULL)
+	{
+		/*
+		 * nv[t] = sum_j v[t+j] tau_{t+j}(j), FAST_BLOCK outputs at a time as
+		 * on the fast path (v is zero above K, and the padding absorbs the
+		 * last block).
+		 */
+		int			t;
+
+		for (t = lo; t <= K; t += FAST_BLOCK)
+		{
+			ld			s0 = 0;
+			ld			s1 = 0;
+			ld			s2 = 0;
+			ld			s3 = 0;
+			int			j;
+
+			for (j = 0; j <= J; j++)
+			{
+				const ld   *x = v + t + j;
+				const ld   *d = hc->diag + (size_t) j * hc->length + t + j;
+
+				s0 += x[0] * d[0];
+				s1 += x[1] * d[1];
+				s2 += x[2] * d[2];
+				s3 += x[3] * d[3];
+			}
+			nv[t] = s0;
+			nv[t + 1] = s1;
+			nv[t + 2] = s2;
+			nv[t + 3] = s3;
+		}
+	}
+	else
+	{
+		for (u = lo; u <= K; u++)
+			nv[u] = 0;
+		for (u = ss->umin; u <= K; u++)
+		{
+			ld			x = v[u];
+			int			top = u < J ? u : J;
+			int			j;
+
+			if (x == 0)
+				continue;
+			hc->make_row(hc->context, u, ss->row_buffer);
+			for (j = 0; j <= top; j++)
+				nv[u - j] += x * ss->row_buffer[j];
+		}
+	}
+	ss->next = ss->v;
+	ss->v = nv;
+	ss->umin = lo;
+}
+
+/*
+ * sum_a Bin(n_items, p; a) E[value(U_a)] as a logarithm (-inf for 0).
+ *
+ * fast (only with a row table): the state vector in scaled double (see
+ * fast_state above).  *inexact is set when the result is below what the
+ * fast path certifies; the caller then runs it again in long double.
+ */
+static bs_status
+hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
+			  work *wk, bs_error *err)
+{
+	int			K = hc->K;
+	int			J = hc->J;
+	fast_state	fs;
+	slow_state	ss;
+	bs_status	status;
 	ld			p;
 	ld			expected;
 	ld			row_cost;
@@ -288,9 +602,9 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, work *wk,
 	ld			acc = 0;
 	ld			odds;
 	int			deterministic = isinf(hc->log_miss);
-	size_t		width = (size_t) K + 1;
 
-	if (hc->rows == NULL)
+	*inexact = 0;
+	if (hc->diag == NULL)
 		fast = 0;
 	p = deterministic ? 1 : -expm1l(hc->log_miss);
 	expected = deterministic ? hc->n_items :
@@ -301,60 +615,29 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, work *wk,
 					   "false-positive rate computation is too long",
 					   "About %.3Lg steps would be needed.", expected * row_cost);
 
-	if (fast)
-	{
-		vd = work_alloc_bytes(width * sizeof(double), err, &status);
-		nvd = vd ? work_alloc_bytes(width * sizeof(double), err, &status) : NULL;
-		diag = nvd ? work_alloc_bytes(width * ((size_t) J + 1) * sizeof(double), err, &status) : NULL;
-		if (diag == NULL)
-			goto done;
-		{
-			int			u;
-			int			j;
-
-			for (u = 0; u <= K; u++)
-				for (j = 0; j <= J; j++)
-					diag[(size_t) j * width + u] = (double) hc->rows[(size_t) u * (J + 1) + j];
-		}
-		vd[K] = 1;
-	}
-	else
-	{
-		v = work_alloc(width, err, &status);
-		nv = v ? work_alloc(width, err, &status) : NULL;
-		row_buffer = (nv && hc->rows == NULL) ? work_alloc((size_t) J + 1, err, &status) : NULL;
-		if (nv == NULL || (hc->rows == NULL && row_buffer == NULL))
-			goto done;
-		v[K] = 1;
-	}
+	memset(&fs, 0, sizeof(fs));
+	memset(&ss, 0, sizeof(ss));
+	status = fast ? fast_init(&fs, hc, err) : slow_init(&ss, hc, err);
+	if (status != BS_OK)
+		goto done;
 
 	odds = deterministic ? 0 : expm1l(-hc->log_miss);	/* p / (1 - p) */
 	wl = deterministic ? 0 : hc->n_items * hc->log_miss;
 
 	for (a = 0;; a += 1)
 	{
-		ld			rho;
 		ld			next;
-		int			u;
-		int			lo;
+		int			width;
 
 		if (!deterministic || a >= hc->n_items)
-		{
-			ld			f = 0;
-
-			if (fast)
-				for (u = umin; u <= K; u++)
-					f += (ld) vd[u] * hc->value[u];
-			else
-				for (u = umin; u <= K; u++)
-					f += v[u] * hc->value[u];
-			acc += w * f;
-		}
+			acc += w * (fast ? fast_expectation(&fs, hc->value) :
+						slow_expectation(&ss, hc));
 		if (a >= hc->n_items)
 			break;
 		if (!deterministic)
 		{
-			rho = (hc->n_items - a) / (a + 1) * odds;
+			ld			rho = (hc->n_items - a) / (a + 1) * odds;
+
 			next = w * rho;
 			if (rho < 1 && acc > 0 && next / (1 - rho) <= TAIL_TOLERANCE * acc)
 				break;
@@ -362,84 +645,17 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, work *wk,
 		else
 			next = 1;
 
-		/* one hitting item: U -> U - j with probability tau_U(j) */
-		lo = umin > J ? umin - J : 0;
 		if (fast)
 		{
-			/* nvd[t] = sum_j vd[t+j] tau_{t+j}(j), diagonal by diagonal */
-			int			j;
-			int			t;
-
-			for (t = lo; t <= K; t++)
-				nvd[t] = vd[t] * diag[t];
-			for (j = 1; j <= J; j++)
-			{
-				const double *dj = diag + (size_t) j * width + j;
-				const double *vj = vd + j;
-
-				for (t = lo; t <= K - j; t++)
-					nvd[t] += vj[t] * dj[t];
-			}
-			{
-				double	   *tmp = vd;
-
-				vd = nvd;
-				nvd = tmp;
-			}
-		}
-		else if (hc->rows != NULL)
-		{
-			/*
-			 * Gather form, nv[t] = sum_j v[t+j] tau_{t+j}(j), with two
-			 * accumulators: no store-to-load chains through nv.
-			 */
-			size_t		stride = (size_t) J + 2;	/* from (u, j) to (u+1, j+1) */
-
-			for (u = lo; u <= K; u++)
-			{
-				int			top = K - u < J ? K - u : J;
-				const ld   *r = hc->rows + (size_t) u * (J + 1);
-				ld			s0 = 0;
-				ld			s1 = 0;
-				int			j;
-
-				for (j = 0; j + 1 <= top; j += 2)
-				{
-					s0 += v[u + j] * r[0];
-					s1 += v[u + j + 1] * r[stride];
-					r += 2 * stride;
-				}
-				if (j <= top)
-					s0 += v[u + j] * r[0];
-				nv[u] = s0 + s1;
-			}
+			fast_step(&fs, J);
+			width = fs.hi - fs.lo + 1;
 		}
 		else
 		{
-			for (u = lo; u <= K; u++)
-				nv[u] = 0;
-			for (u = umin; u <= K; u++)
-			{
-				ld			x = v[u];
-				int			top = u < J ? u : J;
-				int			j;
-
-				if (x == 0)
-					continue;
-				hc->make_row(hc->context, u, row_buffer);
-				for (j = 0; j <= top; j++)
-					nv[u - j] += x * row_buffer[j];
-			}
+			slow_step(&ss, hc);
+			width = K - ss.umin + 1;
 		}
-		if (!fast)
-		{
-			ld		   *tmp = v;
-
-			v = nv;
-			nv = tmp;
-		}
-		umin = lo;
-		tick(wk, (unsigned long) (K - umin + 1) * (unsigned long) (J + 1));
+		tick(wk, (unsigned long) width * (unsigned long) (J + 1));
 
 		w = next;
 		if (!deterministic && (w > 1e256L || (w < 1e-256L && w > 0)))
@@ -451,37 +667,36 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, work *wk,
 	}
 
 	*ln_out = acc > 0 ? logl(acc) + wl : -INFINITY;
+	if (fast && !fast_underflow_ok(&fs, *ln_out))
+		*inexact = 1;
 
 done:
-	work_free(v);
-	work_free(nv);
-	work_free(row_buffer);
-	work_free(vd);
-	work_free(nvd);
-	work_free(diag);
+	fast_free(&fs);
+	slow_free(&ss);
 	return status;
 }
 
 /*
- * Run the chain, in double when the rate is expected well inside the double
- * range (guess: a rough estimate of the rate's logarithm), again in long
- * double when the result falls below FAST_FLOOR.
+ * Run the chain, in double when the rate is expected well inside the range
+ * the fast path certifies (guess: a rough estimate of the rate's
+ * logarithm), again in long double when the fast result is not certified.
  */
-#define FAST_FLOOR (-280 * 2.302585092994045684L)	/* ln 1e-280 */
+#define FAST_FLOOR (-420 * 2.302585092994045684L)	/* ln 1e-420 */
 
 static bs_status
 hit_chain_auto(const hit_chain *hc, ld guess, ld *ln_out, work *wk,
 			   bs_error *err)
 {
 	bs_status	s;
+	int			inexact;
 
-	if (hc->rows != NULL && guess > FAST_FLOOR + 23)
+	if (hc->diag != NULL && guess > FAST_FLOOR)
 	{
-		s = hit_chain_run(hc, 1, ln_out, wk, err);
-		if (s != BS_OK || *ln_out >= FAST_FLOOR)
+		s = hit_chain_run(hc, 1, ln_out, &inexact, wk, err);
+		if (s != BS_OK || !inexact)
 			return s;
 	}
-	return hit_chain_run(hc, 0, ln_out, wk, err);
+	return hit_chain_run(hc, 0, ln_out, &inexact, wk, err);
 }
 
 /* ------------------------------------------------------------------------
@@ -499,6 +714,7 @@ static int
 standard_direct_hopeless(ld m, ld N, int K, const ld *weight)
 {
 	ld			occupied = -expm1l(N * log1pl(-1 / m));
+	ld			power = 1;		/* occupied^j */
 	ld			upper = 0;
 	ld			mass = 0;
 	ld			binom = 1;
@@ -508,8 +724,9 @@ standard_direct_hopeless(ld m, ld N, int K, const ld *weight)
 		return 0;
 	for (j = 0; j <= K; j++)
 	{
-		if (weight[j] > 0)
-			upper += weight[j] * powl(occupied, (ld) j);
+		if (j > 0)
+			power *= occupied;
+		upper += weight[j] * power;
 		if (j > 0)
 			binom = binom * (K - j + 1) / j;
 		mass += binom * expl(N * log1pl(-(ld) j / m));
@@ -520,11 +737,12 @@ standard_direct_hopeless(ld m, ld N, int K, const ld *weight)
 /*
  * Direct alternating sums, method (a).  Returns 1 and the value when the
  * rounding-error bound is within DIRECT_TOLERANCE, else 0.
- * weight_rel: relative error bound of the weights.
+ * weight_rel, weight_abs: relative and absolute error bounds of the weights
+ * (the absolute one bounds the error of the sum: Q_S(d) <= 1).
  */
 static int
 standard_direct(ld m, ld N, int K, const ld *weight, ld weight_rel,
-				ld *value, ld *scratch, work *wk)
+				ld weight_abs, ld *value, ld *scratch, work *wk)
 {
 	ld		   *e = scratch;	/* e[j] = (1 - j/m)^N */
 	ld		   *delta = scratch + (K + 1);	/* its relative error bound */
@@ -584,29 +802,36 @@ standard_direct(ld m, ld N, int K, const ld *weight, ld weight_rel,
 		bound += weight[d] * (errd + weight_rel * fabsl(q));
 		tick(wk, (unsigned long) d + 1);
 	}
-	bound += (K + 2) * ULP * mass;
+	bound += (K + 2) * ULP * mass + weight_abs;
 	if (!(f > 0) || bound > DIRECT_TOLERANCE * f)
 		return 0;
 	*value = f;
 	return 1;
 }
 
+/*
+ * sum_d weight[d] Q_S(d) after N balls, as a logarithm.  The weights carry
+ * relative errors up to weight_rel and absolute ones up to weight_abs.
+ */
 static bs_status
-standard_mix(ld m, ld N, int K, const ld *weight, ld weight_rel, ld *ln_out,
-			 work *wk, bs_error *err)
+standard_mix(ld m, ld N, int K, const ld *weight, ld weight_rel,
+			 ld weight_abs, ld *ln_out, work *wk, bs_error *err)
 {
 	ld		   *scratch;
-	ld		   *rows = NULL;
+	ld		   *diag = NULL;
 	ld		   *value = NULL;
 	bs_status	status = BS_OK;
 	ld			direct;
+	size_t		length = chain_length(K, 1);
 	int			u;
 	int			d;
+	int			y;
 
 	scratch = work_alloc(3 * ((size_t) K + 1), err, &status);
 	if (scratch == NULL)
 		return status;
-	if (standard_direct(m, N, K, weight, weight_rel, &direct, scratch, wk))
+	if (standard_direct(m, N, K, weight, weight_rel, weight_abs, &direct,
+						scratch, wk))
 	{
 		*ln_out = logl(direct);
 		work_free(scratch);
@@ -614,82 +839,110 @@ standard_mix(ld m, ld N, int K, const ld *weight, ld weight_rel, ld *ln_out,
 	}
 	work_free(scratch);
 
-	/* method (b): J = 1, tau_u(0) = (K - u)/K, tau_u(1) = u/K */
-	rows = work_alloc(2 * ((size_t) K + 1), err, &status);
-	value = rows ? work_alloc((size_t) K + 1, err, &status) : NULL;
+	diag = work_alloc(2 * length, err, &status);
+	value = diag ? work_alloc((size_t) K + 1, err, &status) : NULL;
 	if (value == NULL)
 	{
-		work_free(rows);
+		work_free(diag);
 		return status;
 	}
-	for (u = 0; u <= K; u++)
-	{
-		rows[2 * u] = (ld) (K - u) / K;
-		rows[2 * u + 1] = (ld) u / K;
-	}
-	/* value[u] = sum_d weight[d] C(y, d) / C(K, d), y = K - u covered */
+	/*
+	 * value[u] = sum_d weight[d] C(y, d) / C(K, d), y = K - u covered; the
+	 * ratio by steps y -> y - 1, times (y + 1 - d) / (y + 1), with the
+	 * inverses kept for now in diag[] (filled just after)
+	 */
+	for (y = 1; y <= K; y++)
+		diag[y] = 1 / (ld) y;
 	for (d = 0; d <= K; d++)
 	{
 		ld			c = weight[d];
-		int			y;
 
 		if (c == 0)
 			continue;
 		value[0] += c;
 		for (y = K - 1; y >= d && c != 0; y--)
 		{
-			c *= (ld) (y + 1 - d) / (y + 1);
+			c *= (ld) (y + 1 - d) * diag[y + 1];
 			value[K - y] += c;
 		}
 		tick(wk, (unsigned long) (K - d + 1));
+	}
+	/* method (b): J = 1, tau_u(0) = (K - u)/K, tau_u(1) = u/K */
+	for (u = 0; u <= K; u++)
+	{
+		diag[u] = (ld) (K - u) / K;
+		diag[length + u] = (ld) u / K;
 	}
 	{
 		hit_chain	hc;
 		ld			guess = 0;
 		ld			occupied = -expm1l(-N / m);
+		ld			power = 1;
 
 		hc.K = K;
 		hc.J = 1;
-		hc.rows = rows;
+		hc.diag = diag;
+		hc.length = length;
 		hc.make_row = NULL;
 		hc.context = NULL;
 
 		/* rough rate: the bits set independently with probability 1 - e^{-N/m} */
 		for (d = 0; d <= K; d++)
-			if (weight[d] > 0)
-				guess += weight[d] * powl(occupied, (ld) d);
+		{
+			guess += weight[d] * power;
+			power *= occupied;
+		}
 		guess = logl(guess);
 		hc.value = value;
 		hc.n_items = N;
 		hc.log_miss = ((ld) K >= m) ? -INFINITY : log1pl(-(ld) K / m);
 		status = hit_chain_auto(&hc, guess, ln_out, wk, err);
 	}
-	work_free(rows);
+	work_free(diag);
 	work_free(value);
 	return status;
 }
 
 /*
  * T[d] = P(k uniform draws among m bits hit exactly d distinct bits),
- * d = 0..K, K = min(k, m); relative error below 3 k ULP.
+ * d = 0..K, K = min(k, m); relative error below 3 k ULP.  Entries that fall
+ * below drop_below at the low end (many repeats) are dropped as the draws go:
+ * probability flows only upwards in d, so an entry dropped stays 0, each
+ * entry is dropped at most once, and the returned total of what was dropped
+ * (below (K + 1) drop_below) bounds the absolute error of T.  Only the few d near
+ * k then cost anything: about k^2/2m + a few sqrt of it are repeats.
  */
-static void
-distinct_draws(ld m, int k, int K, ld *T, work *wk)
+static ld
+distinct_draws(ld m, int k, int K, ld *T, ld *scratch, ld drop_below, work *wk)
 {
+	ld		   *again = scratch;	/* again[d] = d/m: the draw repeats one */
+	ld		   *fresh = scratch + (K + 1);	/* fresh[d] = (m-d+1)/m */
+	ld			dropped = 0;
+	int			low = 1;		/* T[d] = 0 below */
 	int			t;
 	int			d;
 
 	for (d = 0; d <= K; d++)
+	{
 		T[d] = 0;
+		again[d] = (ld) d / m;
+		fresh[d] = (m - d + 1) / m;
+	}
 	T[1] = 1;
 	for (t = 2; t <= k; t++)
 	{
 		int			top = t < K ? t : K;
 
-		for (d = top; d >= 1; d--)
-			T[d] = T[d] * ((ld) d / m) + T[d - 1] * ((m - d + 1) / m);
-		tick(wk, (unsigned long) top);
+		for (d = top; d >= low; d--)
+			T[d] = T[d] * again[d] + T[d - 1] * fresh[d];
+		while (low < top && T[low] < drop_below)
+		{
+			dropped += T[low];
+			T[low++] = 0;
+		}
+		tick(wk, (unsigned long) (top - low + 1));
 	}
+	return dropped;
 }
 
 static bs_status
@@ -699,17 +952,28 @@ standard_ln(int64_t m, int64_t n, int64_t k, ld *ln_out, work *wk, bs_error *err
 	ld		   *T;
 	bs_status	status = BS_OK;
 	ld			steps = (ld) k * K + (ld) K * K / 2;
+	ld			lower;
+	ld			drop_below;
+	ld			dropped;
 
 	if (steps > WORK_LIMIT)
 		return bs_fail(err, BS_ERR_TOO_LARGE,
 					   "false-positive rate computation is too long",
 					   "About %.3Lg steps would be needed.", steps);
-	T = work_alloc((size_t) K + 1, err, &status);
+	T = work_alloc(3 * ((size_t) K + 1), err, &status);
 	if (T == NULL)
 		return status;
-	distinct_draws((ld) m, (int) k, K, T, wk);
+
+	/*
+	 * Dropping weight w changes f_S = sum_d T(d) Q_S(d) by at most w, and
+	 * f_S >= M (57), so dropping below 1e-20 M / (K + 1) costs at most 1e-20 of
+	 * the result.
+	 */
+	lower = k * logl(-expm1l((ld) n * k * log1pl(-1 / (ld) m)));
+	drop_below = isinf(lower) ? 0 : expl(lower + logl(1e-20L) - logl((ld) K + 1));
+	dropped = distinct_draws((ld) m, (int) k, K, T, T + (K + 1), drop_below, wk);
 	status = standard_mix((ld) m, (ld) n * (ld) k, K, T, 3 * (ld) k * ULP,
-						  ln_out, wk, err);
+						  dropped, ln_out, wk, err);
 	work_free(T);
 	return status;
 }
@@ -731,7 +995,7 @@ standard_cover_ln(int64_t m, int64_t n, int64_t k, ld *ln_out, work *wk,
 	if (weight == NULL)
 		return status;
 	weight[K] = 1;
-	status = standard_mix((ld) m, (ld) n * (ld) k, K, weight, 0, ln_out, wk, err);
+	status = standard_mix((ld) m, (ld) n * (ld) k, K, weight, 0, 0, ln_out, wk, err);
 	work_free(weight);
 	return status;
 }
@@ -847,7 +1111,27 @@ typedef struct classic_rows
 	const ld   *a;				/* a[u] = ln(C(m-u,k)/C(m,k)) */
 	const ld   *suffix;			/* a[k] - a[u], summed directly */
 	ld			log_c_m_k;		/* ln C(m,k) */
+	ld			inverse_p;		/* 1 / p */
+	const ld   *inverse_j;		/* inverse_j[j] = 1 / (j + 1), j <= K */
+	const ld   *inverse_s;		/* inverse_s[s] = 1 / (m - k + 1 - s), s <= K */
 } classic_rows;
+
+/*
+ * tau_u(0): the probability that an item known to hit the targets covers
+ * none of the u uncovered ones: [HG(0) - (1 - p)] / p, with HG(0) =
+ * C(m-u,k)/C(m,k); 0 when fewer than k bits lie outside the u targets.
+ */
+static ld
+classic_stay(const classic_rows *cr, int u)
+{
+	ld			hg;
+
+	if (cr->m - u < cr->k)
+		return 0;
+	hg = expl(cr->a[u]);
+	return isinf(cr->a[cr->k]) ? hg * cr->inverse_p :
+		hg * -expm1l(cr->suffix[u]) * cr->inverse_p;
+}
 
 /*
  * tau_u(j), j = 0..min(u,J): the probability that an item known to hit the
@@ -870,8 +1154,7 @@ classic_make_row(const void *context, int u, ld *row)
 	{
 		j0 = 0;
 		hg = expl(cr->a[u]);
-		/* hits the targets but no uncovered one: HG(0) - (1 - p) */
-		row[0] = isinf(cr->a[k]) ? hg / cr->p : hg * -expm1l(cr->suffix[u]) / cr->p;
+		row[0] = classic_stay(cr, u);
 	}
 	else
 	{
@@ -880,17 +1163,59 @@ classic_make_row(const void *context, int u, ld *row)
 		hg = expl(lgammal((ld) u + 1) - lgammal((ld) j0 + 1) -
 				  lgammal((ld) (u - j0) + 1) - cr->log_c_m_k);
 		if (j0 <= top)
-			row[j0] = hg / cr->p;
+			row[j0] = hg * cr->inverse_p;
 	}
+	/* the ratio (u-j)(k-j) / ((j+1)(m-u-k+j+1)), denominators inverted once */
 	for (j = j0; j < top; j++)
 	{
-		hg = hg * ((ld) (u - j) * (ld) (k - j)) /
-			((ld) (j + 1) * (m - u - k + j + 1));
-		row[j + 1] = hg / cr->p;
+		hg = hg * ((ld) (u - j) * (ld) (k - j)) * (cr->inverse_j[j] * cr->inverse_s[u - j]);
+		row[j + 1] = hg * cr->inverse_p;
 	}
 }
 
-/* at most this many precomputed row entries (16 MB); beyond, rows on the fly */
+/*
+ * The table of tau_u(j) by diagonals, diag[j * length + u], j <= J: j = 0 as
+ * in classic_make_row; for j >= 1, tau_u(j) = C(u,j) C(m-u,k-j) / (C(m,k) p),
+ * from tau_j(j) = C(m-j,k-j) / (C(m,k) p) (itself by the ratio (k-j)/(m-j))
+ * along u by the ratio (u+1)/(u+1-j) (m-u-k+j)/(m-u), which reaches 0
+ * exactly where C(m-u,k-j) does.  Sequential writes, no division in the
+ * loops (the inverses are tabulated; inverse_u[u] = 1/(u+1), inverse_m[u] =
+ * 1/(m-u)); about 3 (K + J) ulps of relative error.
+ */
+static void
+classic_diagonals(const classic_rows *cr, int K, ld *diag, size_t length,
+				  const ld *inverse_u, const ld *inverse_m, work *wk)
+{
+	ld			m = cr->m;
+	int			k = cr->k;
+	ld			start = 1;		/* C(m-j,k-j) / C(m,k) */
+	int			u;
+	int			j;
+
+	for (u = 0; u <= K; u++)
+		diag[u] = classic_stay(cr, u);
+	for (j = 1; j <= cr->J; j++)
+	{
+		ld		   *d = diag + (size_t) j * length;
+		ld			t;
+
+		start *= (ld) (k - j + 1) * inverse_m[j - 1];
+		t = start * cr->inverse_p;
+		d[j] = t;
+		for (u = j; u < K && m - u - k + j > 0; u++)
+		{
+			t *= ((ld) (u + 1) * inverse_u[u - j]) * ((m - u - k + j) * inverse_m[u]);
+			d[u + 1] = t;
+		}
+		tick(wk, (unsigned long) (K - j + 1));
+	}
+}
+
+/*
+ * at most this many precomputed row entries (16 MB); beyond, rows on the
+ * fly.  Also on the fly for a single item: the chain then takes one step,
+ * from u = K, and needs one row.
+ */
 #define ROW_TABLE_LIMIT ((size_t) 1 << 20)
 
 static bs_status
@@ -905,11 +1230,13 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 	ld		   *suffix;			/* suffix[u] = a[K] - a[u], summed directly */
 	ld		   *cost;
 	ld		   *x;
-	ld		   *rows = NULL;
+	ld		   *diag = NULL;
+	ld		   *inverses = NULL;
 	ld		   *value = NULL;
 	bs_status	status = BS_OK;
 	ld			direct;
 	classic_rows cr;
+	size_t		length;
 	int			J;
 	int			u;
 	int			v;
@@ -951,28 +1278,33 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 	cr.a = a;
 	cr.suffix = suffix;
 	cr.log_c_m_k = lgammal(m + 1) - lgammal((ld) k + 1) - lgammal(m - k + 1);
+	cr.inverse_p = 1 / cr.p;
+	length = chain_length(K, J);
 
-	if (((size_t) K + 1) * ((size_t) J + 1) <= ROW_TABLE_LIMIT)
+	/* 1/(v+1), 1/(m-k+1-v) (only positive ones are used) and 1/(m-v) */
+	inverses = work_alloc(3 * ((size_t) K + 1), err, &status);
+	if (inverses == NULL)
+		goto done;
+	for (v = 0; v <= K; v++)
 	{
-		rows = work_alloc(((size_t) K + 1) * ((size_t) J + 1), err, &status);
-		if (rows == NULL)
-		{
-			work_free(a);
-			return status;
-		}
-		for (u = 0; u <= K; u++)
-		{
-			classic_make_row(&cr, u, rows + (size_t) u * (J + 1));
-			tick(wk, (unsigned long) (u < J ? u : J) + 1);
-		}
+		inverses[v] = 1 / (ld) (v + 1);
+		inverses[K + 1 + v] = m - k + 1 - v > 0 ? 1 / (m - k + 1 - v) : 0;
+		inverses[2 * (K + 1) + v] = 1 / (m - v);
+	}
+	cr.inverse_j = inverses;
+	cr.inverse_s = inverses + (K + 1);
+
+	if (n_int > 1 && ((size_t) K + 1) * ((size_t) J + 1) <= ROW_TABLE_LIMIT)
+	{
+		diag = work_alloc(length * ((size_t) J + 1), err, &status);
+		if (diag == NULL)
+			goto done;
+		classic_diagonals(&cr, K, diag, length, inverses,
+						  inverses + 2 * (K + 1), wk);
 	}
 	value = work_alloc((size_t) K + 1, err, &status);
 	if (value == NULL)
-	{
-		work_free(rows);
-		work_free(a);
-		return status;
-	}
+		goto done;
 	value[0] = 1;
 	{
 		hit_chain	hc;
@@ -982,7 +1314,8 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 
 		hc.K = K;
 		hc.J = J;
-		hc.rows = rows;
+		hc.diag = diag;
+		hc.length = length;
 		hc.make_row = classic_make_row;
 		hc.context = &cr;
 		hc.value = value;
@@ -990,7 +1323,9 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 		hc.log_miss = a[K];
 		status = hit_chain_auto(&hc, guess, ln_out, wk, err);
 	}
-	work_free(rows);
+done:
+	work_free(diag);
+	work_free(inverses);
 	work_free(value);
 	work_free(a);
 	return status;
@@ -1172,60 +1507,103 @@ bs_space_lower_bound(int64_t n, double fpr, double *bits_out, bs_error *err)
 /* ------------------------------------------------------------------------
  * Optimal k and m
  *
- * The searches rest on the following.
+ * Both searches compute as few exact rates as they can (one costs some
+ * 2-10 ms near k = 1000, up to 50 ms below 1e-420) and use cheap bounds to
+ * rule out the rest.  They rest on the following facts.
  *
- * 1. Lower bounds valid for every k, cheap to evaluate:
+ * 1. Lower bounds valid for every k, cheap to evaluate (Jensen):
  *		standard	f_S >= M(m,n,k) = (mu_S/m)^k, mu_S = m(1-(1-1/m)^{nk})
- *					(Jensen: x^k is convex);
+ *					(eq. (57): x^k is convex);
  *		classic		f_C >= C(mu_C,k)/C(m,k), mu_C = m(1-(1-k/m)^n)
- *					(Jensen: x(x-1)...(x-k+1) is convex on [k-1, inf) and
- *					k <= X_C <= m once n >= 1).
- *    The k are visited in increasing order of their bound, each evaluated
- *    exactly, and the visit stops when the next bound exceeds the best rate
- *    found (minimisation) or the target rate (decision): every k left has a
- *    rate above it.  When that happens within CERTIFY_BUDGET (8; 2 for
- *    k above 128) exact evaluations, the result is certified to be the optimum over 1..K_max.
- *    That is the usual case for large m, where the bounds are tight.  Rates
- *    within 1e-12 relative of each other (the accuracy of the computation)
- *    count as ties, resolved to the smaller k.
+ *					(Theorem 15, middle inequality, and (64): x(x-1)...(x-k+1)
+ *					is convex on [k-1, inf), and k <= X_C <= m once n >= 1).
+ *    Block form: mu_S and mu_C grow with k, and both bounds are products of
+ *    k factors in [0, 1] (mu/m, resp. (mu-i)/(m-i)); so for k1 <= k <= k2
+ *    the bound of k is at least the bound computed with mu taken at k1 and
+ *    k2 factors.  One evaluation thus rules out a whole block of k whose
+ *    rates all exceed a threshold, and a bisection of [1, K_max] into
+ *    blocks finds the few k the bounds cannot rule out in O(log K_max)
+ *    evaluations where the bounds are tight (undecided_k).
  *
- * 3. For small m the bounds are loose (their gap grows like k^2/m: about
- *    200 k fall below the optimum for m = 5000, n = 10), and certifying
- *    would take hundreds of evaluations.  Past the budget, the search
- *    assumes that f(m, n, .) is unimodal in k (decreasing, then
- *    nondecreasing): it walks downhill from the best k found with doubling
- *    steps and finishes with a golden-section search, some 15-30 exact
- *    evaluations.  Unimodality is what Burns observes (Fig. 6-8) but does
- *    not prove; test/test_analysis.c verifies the answers against a brute
- *    force over all k for several hundred (m, n) pairs of both
- *    constructions.
+ * 2. An upper bound, for k <= (m-1)/2 and both constructions: U (65) =
+ *    (1-(1-k/m)^n)^k (Corollary 23).  When U <= fpr, k reaches fpr without
+ *    an exact evaluation.
  *
- * 2. For fixed n and k the exact rate does not increase with m (couplings:
+ * 3. For fixed n and k the exact rate does not increase with m (couplings:
  *    a ball or a k-subset thrown among m+1 bits becomes one among m bits when
  *    the part that fell on bit m+1 is re-thrown among the others, which can
  *    only cover more of any given bits and merge more query positions; so
  *    Q_S(d), Q_C(k) and the law of the number D of distinct query positions
- *    all move the right way, and Q_S(d) decreases in d).  So min_k f(m,n,k)
- *    does not increase with m (for the classic filter the range of k even
- *    grows with m), and "some k reaches rate <= fpr" is monotone in m
- *    (this part is proven, and it holds whatever the shape in k):
- *    bs_optimal_bits finds the smallest such m by a secant estimate of
- *    ln min_k f(m) followed by galloping and bisection on that decision.
+ *    all move the right way, and Q_S(d) decreases in d).  So
+ *    F(m) = min_k f(m,n,k) does not increase with m (for the classic filter
+ *    the range of k even grows with m), and "some k reaches rate <= fpr" is
+ *    monotone in m, whatever the shape in k.  Once m is known to reach fpr,
+ *    every larger m does; once it is known not to, no smaller m does.
+ *
+ * 4. f(m, n, .) is unimodal in k (decreasing, then nondecreasing): what
+ *    Burns observes (Fig. 6-8) but does not prove.  test/test_analysis.c
+ *    checks the answers against a brute force over all k for several
+ *    hundred (m, n) pairs of both constructions.
+ *
+ * bs_optimal_k (search_min).  First the bounds alone: when U (65) of the
+ * guessed optimum is below the lower bound of every other k, that k is the
+ * answer without any exact rate (optimum_by_bounds; typical at k = K_max).
+ * Else a walk to a local minimum of the exact rate (local_min): from a
+ * guess between the minimisers of the bounds of 1. and 2. (initial_guess),
+ * the exact rates at x-1, x, x+1 give a Newton step on the discrete
+ * function, and a neighbour whose lower bound already exceeds the rate at x
+ * is not even evaluated; some 1-5 exact rates.  Then the bounds of 1. are
+ * asked which other k could still be better (certify, undecided_k): none
+ * (the usual case for large m, where the bounds are tight), or at most
+ * CERTIFY_EXTRA, which are then evaluated, and the answer is certified.
+ * Where they leave more (small m: the gap of the bounds grows like k^2/m,
+ * and some 200 k fall below the optimum for m = 5000, n = 10), the local
+ * minimum is returned, which is the global one by fact 4; the previous
+ * versions of this search relied on fact 4 in the same cases.
+ *
+ * Why that is exactly "the k minimising the exact rate, ties to the
+ * smaller k": every k of 1..K_max is either evaluated and compared, or has
+ * a lower bound ((57), Theorem 15 and (64), with margins) above a rate
+ * already computed, so it can neither beat nor tie it, or - only where the
+ * bounds leave more than CERTIFY_EXTRA candidates - lies outside a local
+ * minimum of a unimodal function (fact 4).  The guesses, Newton steps and
+ * the order of the evaluations only decide which rates get computed.
+ *
+ * bs_optimal_bits decides "some k reaches fpr at m" (decide_bits) by, in
+ * order: fact 3 applied to the m already decided; U (65) of a guessed k as
+ * a witness (fact 2); the bounds of 1. ruling out every k; and only then
+ * exact rates: local_min, stopped at the first k that reaches fpr, and, when
+ * none does, the certification above with fpr as the threshold.  A secant
+ * iteration on ln f(m, k(m)) - ln fpr, k(m) a guess of the optimum at m
+ * (a local minimum found at another m, scaled in proportion to m as the
+ * optimal k is about (m/n) ln 2, eq. (67); else initial_guess), estimates
+ * the answer from 2-3 exact rates, starting at the textbook m (68); the
+ * decisions then gallop from the estimate to a bracket and bisect it.  The
+ * result is exactly the smallest m that reaches fpr, whatever the estimate:
+ * it ends with good - bad = 1, good decided "yes" (a witness k) and bad
+ * decided "no" (or bad = 0), and by fact 3 every m >= good reaches fpr and
+ * no m <= bad does.
+ *
+ * Rates within 1e-12 relative of each other (the accuracy of the
+ * computation) count as ties, resolved to the smaller k; and a rate counts
+ * as reaching fpr when it is within 1e-12 of it.  Bounds decide only with a
+ * margin above their own rounding and the 2e-11 error bound of the computed
+ * rates, so that they never decide otherwise than the computed rates would.
  * ------------------------------------------------------------------------ */
 
-/* the bound of 1. as a logarithm; margin covers its own rounding */
+/* ln of the bound of 1. with mu taken at k_mu <= k, for k factors */
 static ld
-rate_lower_bound_ln(ld m, ld n, int k, bs_construction c)
+block_lower_bound_ln(ld m, ld n, int k_mu, int k, bs_construction c)
 {
 	if (c == BS_CONSTRUCTION_STANDARD)
 	{
-		ld			occupied = -expm1l(n * k * log1pl(-1 / m));	/* mu_S / m */
+		ld			occupied = -expm1l(n * k_mu * log1pl(-1 / m));	/* mu_S / m */
 
 		return k * logl(occupied);
 	}
 	else
 	{
-		ld			mu = m * -expm1l(n * log1pl(-(ld) k / m));
+		ld			mu = m * -expm1l(n * log1pl(-(ld) k_mu / m));
 
 		if (mu - k + 1 <= 0)
 			return -INFINITY;
@@ -1234,14 +1612,21 @@ rate_lower_bound_ln(ld m, ld n, int k, bs_construction c)
 	}
 }
 
-/* absolute slack added to a bound before pruning with it (lgamma rounding) */
+/* ln U (65), k <= (m-1)/2 */
+static ld
+upper_bound_ln(ld m, ld n, int k)
+{
+	return k * logl(-expm1l(n * log1pl(-(ld) k / m)));
+}
+
+/* absolute slack for a bound before deciding with it (lgamma rounding) */
 static ld
 bound_slack(ld m, ld ln_value)
 {
 	return 1e-9L * fabsl(ln_value) + 64 * ULP * (m + 64) * logl(m + 2) + 1e-12L;
 }
 
-/* do two log-rates count as equal (see 1. above)? */
+/* do two log-rates count as equal? */
 static int
 same_rate(ld a, ld b)
 {
@@ -1260,23 +1645,25 @@ reaches_target(ld ln, ld target)
 	return ln <= target + 1e-12L * (1 + fabsl(target));
 }
 
-typedef struct search_entry
-{
-	ld			bound;
-	int			k;
-} search_entry;
-
+/*
+ * Does a lower bound b show that the rate exceeds the threshold, by more
+ * than a tie or the error of a computed rate?
+ */
 static int
-search_entry_cmp(const void *x, const void *y)
+bound_exceeds(ld m, ld b, ld threshold)
 {
-	const search_entry *a = (const search_entry *) x;
-	const search_entry *b = (const search_entry *) y;
+	if (isinf(threshold) || isinf(b))
+		return 0;
+	return b - bound_slack(m, b) > threshold + 3e-11L * (1 + fabsl(threshold));
+}
 
-	if (a->bound < b->bound)
-		return -1;
-	if (a->bound > b->bound)
-		return 1;
-	return (a->k > b->k) - (a->k < b->k);
+/* does an upper bound u show that the computed rate reaches the target? */
+static int
+bound_reaches(ld m, ld u, ld target)
+{
+	if (isinf(target) || isnan(u))
+		return 0;
+	return u + bound_slack(m, u) <= target - 1e-10L * (1 + fabsl(target));
 }
 
 static int
@@ -1287,276 +1674,323 @@ search_limit(int64_t m, bs_construction c)
 	return BS_ANALYSIS_SEARCH_HASHES;
 }
 
-/* exact rates already computed during one search, indexed by k */
-typedef struct rate_cache
+/* the search over k for one (m, n): exact rates computed so far, by k */
+typedef struct k_search
 {
 	int64_t		m;
 	int64_t		n;
 	bs_construction c;
 	int			kmax;
+	int			decide;			/* stop at the first k reaching target */
+	ld			target;
+	int			best;			/* the best k evaluated; 0 before any */
+	int			reached;		/* decide: a k reaching target, else 0 */
+	int			walked;			/* best is a local minimum (local_min ran) */
 	int			evaluations;
 	ld			ln[BS_ANALYSIS_SEARCH_HASHES + 1];
 	unsigned char known[BS_ANALYSIS_SEARCH_HASHES + 1];
-} rate_cache;
+} k_search;
 
-static bs_status
-cached_rate(rate_cache *rc, int k, ld *ln, bs_error *err)
-{
-	bs_status	s;
-
-	if (!rc->known[k])
-	{
-		if ((s = rate_ln(rc->m, rc->n, k, rc->c, &rc->ln[k], err)) != BS_OK)
-			return s;
-		rc->known[k] = 1;
-		rc->evaluations++;
-		if (bs_analysis_interrupt_check != NULL)
-			bs_analysis_interrupt_check();
-	}
-	*ln = rc->ln[k];
-	return BS_OK;
-}
-
-/* is k1 strictly better than k2 (lower rate, not a tie, or a tie and k1 < k2)? */
+/* is k1 strictly better than k2 (lower rate, or a tie and k1 < k2)? */
 static int
-better(const rate_cache *rc, int k1, int k2)
+better(const k_search *ks, int k1, int k2)
 {
-	ld			a = rc->ln[k1];
-	ld			b = rc->ln[k2];
+	ld			a = ks->ln[k1];
+	ld			b = ks->ln[k2];
 
 	if (same_rate(a, b))
 		return k1 < k2;
 	return a < b;
 }
 
-/*
- * The minimum of f over 1..kmax for f unimodal in k (see the comment above):
- * walk downhill from start with doubling steps until the rate rises again,
- * which brackets the minimum as lo <= x <= hi with x the best point seen,
- * then shrink the bracket by golden-section search (ties go to the smaller
- * k), and finally compare the last two or three candidates.
- */
+/* the exact rate of k, once */
 static bs_status
-unimodal_min(rate_cache *rc, int start, int *k_out, bs_error *err)
+evaluate(k_search *ks, int k, bs_error *err)
 {
-	int			kmax = rc->kmax;
-	int			lo;
-	int			hi;
-	int			x = start;
-	int			k;
-	ld			ln;
 	bs_status	s;
 
-	if ((s = cached_rate(rc, start, &ln, err)) != BS_OK)
+	if (ks->known[k])
+		return BS_OK;
+	if ((s = rate_ln(ks->m, ks->n, k, ks->c, &ks->ln[k], err)) != BS_OK)
 		return s;
-	if (start > 1 && (s = cached_rate(rc, start - 1, &ln, err)) != BS_OK)
+	ks->known[k] = 1;
+	ks->evaluations++;
+	if (bs_analysis_interrupt_check != NULL)
+		bs_analysis_interrupt_check();
+	if (ks->best == 0 || better(ks, k, ks->best))
+		ks->best = k;
+	if (ks->decide && ks->reached == 0 && reaches_target(ks->ln[k], ks->target))
+		ks->reached = k;
+	return BS_OK;
+}
+
+/* stop searching: an error, or (decide) a k that reaches the target */
+#define SEARCH_DONE(ks, s) ((s) != BS_OK || (ks)->reached != 0)
+
+/*
+ * Is the neighbour k of x (rate known) better than x?  k is evaluated
+ * unless it is out of range or the bound of 1. shows its rate above x's.
+ */
+static bs_status
+neighbour_better(k_search *ks, int x, int k, int *yes, bs_error *err)
+{
+	bs_status	s;
+
+	*yes = 0;
+	if (k < 1 || k > ks->kmax)
+		return BS_OK;
+	if (!ks->known[k] &&
+		bound_exceeds((ld) ks->m,
+					  block_lower_bound_ln((ld) ks->m, (ld) ks->n, k, k, ks->c),
+					  ks->ln[x]))
+		return BS_OK;
+	if (SEARCH_DONE(ks, s = evaluate(ks, k, err)))
 		return s;
-	if (start > 1 && better(rc, start - 1, start))
+	*yes = better(ks, k, x);
+	return BS_OK;
+}
+
+/*
+ * A Newton step on the discrete rates at x-1, x, x+1, when they are known
+ * and curve upwards; 0 otherwise.  At most `cap` long.
+ */
+static int
+newton_step(const k_search *ks, int x, int cap)
+{
+	ld			fl;
+	ld			f0;
+	ld			fr;
+	ld			h;
+	ld			step;
+
+	if (x <= 1 || x >= ks->kmax || !ks->known[x - 1] || !ks->known[x + 1])
+		return 0;
+	fl = ks->ln[x - 1];
+	f0 = ks->ln[x];
+	fr = ks->ln[x + 1];
+	h = fr - 2 * f0 + fl;
+	if (!isfinite(fl) || !isfinite(f0) || !isfinite(fr) || !(h > 0))
+		return 0;
+	step = -(fr - fl) / (2 * h);
+	if (step > cap)
+		step = cap;
+	if (step < -cap)
+		step = -cap;
+	return (int) floorl(step + 0.5L);
+}
+
+/*
+ * The minimum of f over [lo, hi] for f unimodal in k (fact 4), given x in
+ * it, better than its known neighbour on one side: walk from x in direction
+ * dir (+1 or -1) with doubling steps until the rate rises again, which
+ * brackets the minimum, then shrink the bracket by golden-section search
+ * (ties go to the smaller k), and finally evaluate the last few candidates.
+ * One exact rate per step: the fallback when Newton steps do not apply.
+ */
+static bs_status
+bracket_min(k_search *ks, int x, int dir, int lo, int hi, bs_error *err)
+{
+	int			step = 1;
+	int			k;
+	bs_status	s = BS_OK;
+
+	/* walk: the bracket is [lo, hi] with x inside and better than both ends */
+	for (;;)
 	{
-		int			step = 2;
+		int			next = x + dir * step;
 
-		hi = start;
-		x = start - 1;
-		for (;;)
+		if (next < lo)
+			next = lo;
+		if (next > hi)
+			next = hi;
+		if (next == x)
+			break;
+		if (SEARCH_DONE(ks, s = evaluate(ks, next, err)))
+			return s;
+		if (!better(ks, next, x))
 		{
-			int			next = x - step < 1 ? 1 : x - step;
-
-			if (next == x)
-			{
-				lo = x;
-				break;
-			}
-			if ((s = cached_rate(rc, next, &ln, err)) != BS_OK)
-				return s;
-			if (!better(rc, next, x))
-			{
-				lo = next;
-				break;
-			}
-			hi = x;
-			x = next;
-			step *= 2;
-		}
-	}
-	else
-	{
-		int			step = 1;
-
-		lo = start > 1 ? start - 1 : 1;
-		for (;;)
-		{
-			int			next = x + step > kmax ? kmax : x + step;
-
-			if (next == x)
-			{
-				hi = x;
-				break;
-			}
-			if ((s = cached_rate(rc, next, &ln, err)) != BS_OK)
-				return s;
-			if (!better(rc, next, x))
-			{
+			if (dir > 0)
 				hi = next;
-				break;
-			}
-			lo = x;
-			x = next;
-			step *= 2;
+			else
+				lo = next;
+			break;
 		}
+		if (dir > 0)
+			lo = x;
+		else
+			hi = x;
+		x = next;
+		step *= 2;
 	}
 
-	/* lo <= x <= hi, and the minimum lies in [lo, hi] */
+	/* golden section: probe the larger side, 0.382 of it away from x */
 	while (hi - lo > 2)
 	{
 		int			y;
 
-		/* golden section: probe the larger side, 0.382 of it away from x */
 		if (x - lo > hi - x)
 			y = x - (int) (0.381966 * (x - lo) + 0.5);
 		else
 			y = x + (int) (0.381966 * (hi - x) + 0.5);
 		if (y == x)
 			y = (x - lo > hi - x) ? x - 1 : x + 1;
-		if ((s = cached_rate(rc, y, &ln, err)) != BS_OK)
+		if (SEARCH_DONE(ks, s = evaluate(ks, y, err)))
 			return s;
-		if (y < x)
+		if (better(ks, y, x))
 		{
-			if (better(rc, y, x))
-			{
+			if (y < x)
 				hi = x;
-				x = y;
-			}
 			else
-				lo = y;
-		}
-		else
-		{
-			if (better(rc, y, x))
-			{
 				lo = x;
-				x = y;
-			}
-			else
-				hi = y;
+			x = y;
 		}
+		else if (y < x)
+			lo = y;
+		else
+			hi = y;
 	}
-	*k_out = x;
 	for (k = lo; k <= hi; k++)
-	{
-		if ((s = cached_rate(rc, k, &ln, err)) != BS_OK)
+		if (SEARCH_DONE(ks, s = evaluate(ks, k, err)))
 			return s;
-		if (better(rc, k, *k_out))
-			*k_out = k;
+	return s;
+}
+
+#define WALK_STEPS 8
+/* the first Newton step moves at most this far; later ones, twice the last */
+#define FIRST_STEP_CAP 64
+
+/*
+ * Walk from start to a local minimum of the exact rate: a k whose
+ * neighbours are not better (ties go to the smaller k), each either
+ * evaluated or ruled out by the bound of 1.  Newton steps on the rates at
+ * x-1, x, x+1; [lo, hi] keeps the part of 1..kmax where the minimum lies if
+ * the rate is unimodal (fact 4), and bracket_min takes over when a Newton
+ * step does not apply.  In decide mode the walk stops at the first k that
+ * reaches the target.
+ */
+static bs_status
+local_min(k_search *ks, int start, bs_error *err)
+{
+	int			lo = 1;
+	int			hi = ks->kmax;
+	int			x = start < 1 ? 1 : start > ks->kmax ? ks->kmax : start;
+	int			cap = FIRST_STEP_CAP;
+	int			i;
+	bs_status	s;
+
+	ks->walked = 1;
+	if (SEARCH_DONE(ks, s = evaluate(ks, x, err)))
+		return s;
+	for (i = 0; i < WALK_STEPS; i++)
+	{
+		int			left;
+		int			right;
+		int			b;
+		int			step;
+		int			next;
+
+		if (SEARCH_DONE(ks, s = neighbour_better(ks, x, x - 1, &left, err)) ||
+			SEARCH_DONE(ks, s = neighbour_better(ks, x, x + 1, &right, err)))
+			return s;
+		if (left && right)
+			b = better(ks, x - 1, x + 1) ? x - 1 : x + 1;
+		else
+			b = left ? x - 1 : right ? x + 1 : x;
+		if (b == x)
+			return BS_OK;
+		if (b > x)
+			lo = x + 1;
+		else
+			hi = x - 1;
+		step = newton_step(ks, x, cap);
+		if (step == 0)
+			return bracket_min(ks, b, b - x, lo, hi, err);
+		next = x + step;
+		if ((b > x && next < b) || (b < x && next > b))
+			next = b;
+		if (next < lo)
+			next = lo;
+		if (next > hi)
+			next = hi;
+		cap = 2 * abs(next - x) > FIRST_STEP_CAP ? 2 * abs(next - x) : FIRST_STEP_CAP;
+		x = next;
+		if (SEARCH_DONE(ks, s = evaluate(ks, x, err)))
+			return s;
 	}
-	return BS_OK;
+	return bracket_min(ks, x, 1, lo, hi, err);
 }
 
 /*
- * Exact evaluations allowed to the bound-ordered pass before falling back.
- * An evaluation costs about k times more for large k (some 20 ms at k = 1000),
- * and where the optimum k is that large the filter is so sparse that the
- * bounds are loose and certification fails anyway; so the budget shrinks
- * there, leaving the answer to the unimodal search (the same answer whenever
- * the rate is unimodal in k, which test/test_analysis.c checks against brute
- * force).
+ * Count the k of [lo, hi], not evaluated yet, that the bounds of 1. do not
+ * show to exceed threshold, by bisecting into blocks (fact 1); the first
+ * `cap` of them go to list.  Stops counting past cap.
  */
-#define CERTIFY_BUDGET 8
-#define CERTIFY_BUDGET_LARGE_K 2
+static int
+undecided_k(const k_search *ks, int lo, int hi, ld threshold, int *list,
+			int count, int cap)
+{
+	int			mid;
+
+	if (count > cap)
+		return count;
+	if (bound_exceeds((ld) ks->m,
+					  block_lower_bound_ln((ld) ks->m, (ld) ks->n, lo, hi, ks->c),
+					  threshold))
+		return count;
+	if (lo == hi)
+	{
+		if (!ks->known[lo])
+		{
+			if (count < cap)
+				list[count] = lo;
+			count++;
+		}
+		return count;
+	}
+	mid = lo + (hi - lo) / 2;
+	count = undecided_k(ks, lo, mid, threshold, list, count, cap);
+	return undecided_k(ks, mid + 1, hi, threshold, list, count, cap);
+}
+
+/*
+ * Exact evaluations allowed to complete a certificate (see above); fewer
+ * near k = 1000, where an evaluation costs some 5-10 ms.
+ */
+#define CERTIFY_EXTRA 6
+#define CERTIFY_EXTRA_LARGE_K 2
 #define LARGE_K 128
 
 /*
- * decide == 0: the k minimising the rate (ties to the smaller k) and its ln.
- * decide == 1: some k with ln rate <= target (*k_out = 0 when there is none).
- * n >= 1.  guess: a k to evaluate first (0 for none).
- *
- * First the bound-ordered pass of 1. above; when it needs more than
- * CERTIFY_BUDGET exact evaluations (small m, where the bounds are loose) the
- * unimodal search takes over from the best k found so far.
+ * After local_min: rule out every other k with the bounds, evaluating the
+ * few they leave (and walking on if one of them is better).  threshold: the
+ * best rate (minimisation) or the target (decision).  Returns with the
+ * certificate complete, or, when the bounds leave too many k, relying on
+ * fact 4.
  */
 static bs_status
-search_k(int64_t m, int64_t n, bs_construction c, int decide, ld target,
-		 int guess, int64_t *k_out, ld *ln_out, bs_error *err)
+certify(k_search *ks, bs_error *err)
 {
-	rate_cache *rc;
-	search_entry entries[BS_ANALYSIS_SEARCH_HASHES];
-	int			kmax = search_limit(m, c);
-	int			best_k = 0;
-	int			certified = 0;
-	int			i;
+	int			list[CERTIFY_EXTRA];
+	int			rounds;
 	bs_status	s = BS_OK;
 
-	rc = work_alloc_bytes(sizeof(rate_cache), err, &s);
-	if (rc == NULL)
-		return s;
-	rc->m = m;
-	rc->n = n;
-	rc->c = c;
-	rc->kmax = kmax;
-	for (i = 0; i < kmax; i++)
+	for (rounds = 0; rounds < 4; rounds++)
 	{
-		entries[i].k = i + 1;
-		entries[i].bound = rate_lower_bound_ln((ld) m, (ld) n, i + 1, c);
+		int			cap = ks->best > LARGE_K ? CERTIFY_EXTRA_LARGE_K : CERTIFY_EXTRA;
+		ld			threshold = ks->decide ? ks->target : ks->ln[ks->best];
+		int			count = undecided_k(ks, 1, ks->kmax, threshold, list, 0, cap);
+		int			old_best = ks->best;
+		int			i;
+
+		if (count == 0 || count > cap)
+			return BS_OK;
+		for (i = 0; i < count; i++)
+			if (SEARCH_DONE(ks, s = evaluate(ks, list[i], err)))
+				return s;
+		if (ks->best != old_best &&
+			SEARCH_DONE(ks, s = local_min(ks, ks->best, err)))
+			return s;
 	}
-	qsort(entries, (size_t) kmax, sizeof(entries[0]), search_entry_cmp);
-
-	for (i = -1; i < kmax; i++)
-	{
-		int			k;
-		ld			ln;
-
-		if (i < 0)
-		{
-			if (guess < 1 || guess > kmax)
-				continue;
-			k = guess;
-		}
-		else
-		{
-			ld			against = decide ? target : rc->ln[best_k];
-
-			k = entries[i].k;
-			if (!isinf(against) &&
-				entries[i].bound - bound_slack((ld) m, entries[i].bound) >
-				against + 1e-12L * (1 + fabsl(against)))
-			{
-				certified = 1;	/* this k and all after it are worse */
-				break;
-			}
-			if (rc->known[k])
-				continue;
-			if (rc->evaluations >= (guess > LARGE_K ? CERTIFY_BUDGET_LARGE_K : CERTIFY_BUDGET))
-				break;
-		}
-		if ((s = cached_rate(rc, k, &ln, err)) != BS_OK)
-			goto done;
-		if (decide && reaches_target(ln, target))
-		{
-			*k_out = k;
-			*ln_out = ln;
-			goto done;
-		}
-		if (best_k == 0 || better(rc, k, best_k))
-			best_k = k;
-	}
-	if (i >= kmax)
-		certified = 1;			/* every k was evaluated */
-
-	if (!certified)
-	{
-		int			k;
-
-		if ((s = unimodal_min(rc, best_k, &k, err)) != BS_OK)
-			goto done;
-		for (k = 1; k <= kmax; k++)
-			if (rc->known[k] && better(rc, k, best_k))
-				best_k = k;
-	}
-	*k_out = best_k;
-	*ln_out = rc->ln[best_k];
-	if (decide && !reaches_target(rc->ln[best_k], target))
-		*k_out = 0;
-done:
-	work_free(rc);
 	return s;
 }
 
@@ -1575,12 +2009,177 @@ approximate_k(int64_t m, int64_t n, bs_construction c)
 	return (int) floorl(k + 0.5L);
 }
 
+/*
+ * A local minimiser of the bound of 1. (upper == 0) or of ln U (65)
+ * (upper == 1, any k < m: only a heuristic beyond k <= (m-1)/2), found by
+ * descending from k.
+ */
+static int
+bound_minimiser(const k_search *ks, int k, int upper)
+{
+	ld			m = (ld) ks->m;
+	ld			n = (ld) ks->n;
+	int			top = ks->kmax;
+	ld			here;
+	int			dir;
+
+	if (upper && top > ks->m - 1)
+		top = (int) (ks->m - 1 < 1 ? 1 : ks->m - 1);
+	k = k < 1 ? 1 : k > top ? top : k;
+#define BOUND_AT(j) ((j) < 1 || (j) > top ? INFINITY : upper ? \
+		upper_bound_ln(m, n, (j)) : block_lower_bound_ln(m, n, (j), (j), ks->c))
+	here = BOUND_AT(k);
+	dir = BOUND_AT(k - 1) < here ? -1 : 1;
+	for (;;)
+	{
+		ld			next = BOUND_AT(k + dir);
+
+		if (!(next < here))
+			break;
+		k += dir;
+		here = next;
+	}
+#undef BOUND_AT
+	return k;
+}
+
+/*
+ * A first guess of the optimum.  It lies between the minimisers kL of the
+ * lower bound of 1. and kU of U (65) (Fig. 7: the rate bends away from the
+ * lower bound towards U as k grows), at about 0.42 of the way from kL for
+ * the standard filter and 0.69 for the classic one (fitted to exact optima
+ * for m from 64 to 10^6; within 1 or 2 of them).  Only a starting point:
+ * the answer does not depend on it.
+ */
+static int
+initial_guess(const k_search *ks)
+{
+	int			kl = bound_minimiser(ks, approximate_k(ks->m, ks->n, ks->c), 0);
+	int			ku = bound_minimiser(ks, kl, 1);
+	ld			fraction = ks->c == BS_CONSTRUCTION_CLASSIC ? 0.69L : 0.42L;
+
+	return (int) floorl(kl - fraction * (kl - ku) + 0.5L);
+}
+
+static k_search *
+k_search_new(int64_t m, int64_t n, bs_construction c, bs_error *err,
+			 bs_status *status)
+{
+	k_search   *ks = work_alloc_bytes(sizeof(k_search), err, status);
+
+	if (ks != NULL)
+	{
+		ks->m = m;
+		ks->n = n;
+		ks->c = c;
+		ks->kmax = search_limit(m, c);
+	}
+	return ks;
+}
+
+/*
+ * The k minimising the exact rate (ties to the smaller k) and its ln, n >= 1.
+ * guess: a k near the optimum, or 0.
+ */
+static bs_status
+search_min(k_search *ks, int guess, bs_error *err)
+{
+	bs_status	s;
+
+	if (guess < 1)
+		guess = initial_guess(ks);
+	if ((s = local_min(ks, guess, err)) != BS_OK)
+		return s;
+	return certify(ks, err);
+}
+
+/*
+ * Is k0 the optimum by the bounds alone, with no exact rate: is U (2.) of
+ * k0 below the lower bound (1.) of every other k?  Then every other k has a
+ * higher rate, not a tie.  That happens where the rate changes fast with k
+ * next to the optimum compared with the gap of the bounds: typically at
+ * k = K_max, for filters much sparser than optimal.
+ */
+static int
+optimum_by_bounds(const k_search *ks, int k0)
+{
+	ld			m = (ld) ks->m;
+	ld			u;
+
+	if (2 * (ld) k0 > m - 1)
+		return 0;
+	u = upper_bound_ln(m, (ld) ks->n, k0);
+	u += bound_slack(m, u);
+	return (k0 == 1 || undecided_k(ks, 1, k0 - 1, u, NULL, 0, 0) == 0) &&
+		(k0 == ks->kmax || undecided_k(ks, k0 + 1, ks->kmax, u, NULL, 0, 0) == 0);
+}
+
+/*
+ * Does some k reach the target?  *k_out: such a k (0 when none), *ln_out its
+ * rate (an upper bound of it when U decided).  guess as for search_min.
+ */
+static bs_status
+search_decide(k_search *ks, ld target, int guess, int64_t *k_out,
+			  ld *ln_out, bs_error *err)
+{
+	ld			m = (ld) ks->m;
+	int			base;
+	int			k;
+	bs_status	s;
+
+	ks->decide = 1;
+	ks->target = target;
+	*k_out = 0;
+	if (guess < 1)
+		guess = initial_guess(ks);
+
+	/* a rate already known */
+	for (k = 1; k <= ks->kmax; k++)
+		if (ks->known[k] && reaches_target(ks->ln[k], target))
+		{
+			*k_out = k;
+			*ln_out = ks->ln[k];
+			return BS_OK;
+		}
+
+	/* a witness by U (fact 2) */
+	base = guess;
+	for (k = base - 1; k <= base + 1; k++)
+		if (k >= 1 && k <= ks->kmax && 2 * (ld) k <= m - 1)
+		{
+			ld			u = upper_bound_ln(m, (ld) ks->n, k);
+
+			if (bound_reaches(m, u, target))
+			{
+				*k_out = k;
+				*ln_out = u;
+				return BS_OK;
+			}
+		}
+	/* no k at all by the bounds of 1. */
+	if (undecided_k(ks, 1, ks->kmax, target, NULL, 0, 0) == 0)
+		return BS_OK;
+
+	if (SEARCH_DONE(ks, s = local_min(ks, guess, err)) ||
+		SEARCH_DONE(ks, s = certify(ks, err)))
+	{
+		if (s == BS_OK)
+		{
+			*k_out = ks->reached;
+			*ln_out = ks->ln[ks->reached];
+		}
+		return s;
+	}
+	return BS_OK;
+}
+
 bs_status
 bs_optimal_k(int64_t m, int64_t n, bs_construction c, int64_t *k_out,
 			 bs_error *err)
 {
 	bs_status	s;
-	ld			ln;
+	k_search   *ks;
+	int			guess;
 
 	if ((s = check_bits(m, err)) != BS_OK || (s = check_items(n, err)) != BS_OK ||
 		(s = check_construction(c, err)) != BS_OK)
@@ -1590,94 +2189,214 @@ bs_optimal_k(int64_t m, int64_t n, bs_construction c, int64_t *k_out,
 		*k_out = 1;
 		return BS_OK;
 	}
-	return search_k(m, n, c, 0, 0, approximate_k(m, n, c), k_out, &ln, err);
+	if ((ks = k_search_new(m, n, c, err, &s)) == NULL)
+		return s;
+	guess = initial_guess(ks);
+	if (optimum_by_bounds(ks, guess))
+		*k_out = guess;
+	else if ((s = search_min(ks, guess, err)) == BS_OK)
+		*k_out = ks->best;
+	work_free(ks);
+	return s;
 }
 
-/* the searches of one bs_optimal_bits call, remembered */
-#define MEMO_SIZE 64
+/* ------------------------------------------------------------------------
+ * bs_optimal_bits
+ * ------------------------------------------------------------------------ */
+
+/* exact rates and decisions of one bs_optimal_bits call, remembered */
+#define LOG_SIZE 256
+#define DECIDED_SIZE 64
 
 typedef struct bits_search
 {
 	int64_t		n;
 	bs_construction c;
 	ld			target;
+	int64_t		yes;			/* smallest m known to reach target, 0 none */
+	int64_t		no;				/* largest m known not to, 0 none */
+	int64_t		ref_m;			/* an m with a local minimum found, 0 none */
+	int			ref_k;			/* that minimum */
 	int			count;
-	int64_t		m[MEMO_SIZE];
-	int64_t		k[MEMO_SIZE];
-	ld			ln[MEMO_SIZE];
-	int			minimum[MEMO_SIZE];	/* ln is min_k (not just a k below target) */
+	int64_t		log_m[LOG_SIZE];	/* exact rates computed: f(m, n, k) */
+	int			log_k[LOG_SIZE];
+	ld			log_ln[LOG_SIZE];
 } bits_search;
 
-/* the best k known for the m nearest to this one, else the textbook one */
-static int
-memo_guess(const bits_search *bs, int64_t m)
+/* a k_search for m with the rates already computed at m */
+static k_search *
+bits_k_search(const bits_search *bs, int64_t m, bs_error *err, bs_status *s)
 {
+	k_search   *ks = k_search_new(m, bs->n, bs->c, err, s);
 	int			i;
-	int			best = -1;
 
-	for (i = 0; i < bs->count; i++)
-		if (bs->k[i] > 0 &&
-			(best < 0 || llabs(bs->m[i] - m) < llabs(bs->m[best] - m)))
-			best = i;
-	if (best >= 0 && bs->k[best] <= search_limit(m, bs->c))
-		return (int) bs->k[best];
-	return approximate_k(m, bs->n, bs->c);
+	if (ks != NULL)
+		for (i = 0; i < bs->count; i++)
+			if (bs->log_m[i] == m && bs->log_k[i] <= ks->kmax && !ks->known[bs->log_k[i]])
+			{
+				int			k = bs->log_k[i];
+
+				ks->known[k] = 1;
+				ks->ln[k] = bs->log_ln[i];
+				if (ks->best == 0 || better(ks, k, ks->best))
+					ks->best = k;
+			}
+	return ks;
 }
 
+/* remember the rates computed at m */
 static void
-memo_add(bits_search *bs, int64_t m, int64_t k, ld ln, int minimum)
+bits_remember(bits_search *bs, const k_search *ks)
 {
-	int			i = bs->count < MEMO_SIZE ? bs->count++ : MEMO_SIZE - 1;
-
-	bs->m[i] = m;
-	bs->k[i] = k;
-	bs->ln[i] = ln;
-	bs->minimum[i] = minimum;
-}
-
-/* ln min_k f(m, n, k) */
-static bs_status
-min_rate(bits_search *bs, int64_t m, ld *ln, bs_error *err)
-{
-	int64_t		k;
-	bs_status	s;
+	int			k;
 	int			i;
 
-	for (i = 0; i < bs->count; i++)
-		if (bs->m[i] == m && bs->minimum[i])
+	for (k = 1; k <= ks->kmax && bs->count < LOG_SIZE; k++)
+	{
+		if (!ks->known[k])
+			continue;
+		for (i = 0; i < bs->count; i++)
+			if (bs->log_m[i] == ks->m && bs->log_k[i] == k)
+				break;
+		if (i == bs->count)
 		{
-			*ln = bs->ln[i];
-			return BS_OK;
+			bs->log_m[i] = ks->m;
+			bs->log_k[i] = k;
+			bs->log_ln[i] = ks->ln[k];
+			bs->count++;
 		}
-	s = search_k(m, bs->n, bs->c, 0, 0, memo_guess(bs, m), &k, ln, err);
-	if (s == BS_OK)
-		memo_add(bs, m, k, *ln, 1);
-	return s;
+	}
 }
 
-/* does some k reach ln rate <= target with m bits? */
-static bs_status
-reaches(bits_search *bs, int64_t m, int guess, int *yes, bs_error *err)
+/*
+ * The k expected to be best at ks->m: the local minimum found at another m,
+ * scaled in proportion to m (eq. (67)), else initial_guess.
+ */
+static int
+bits_guess(const bits_search *bs, const k_search *ks)
 {
+	ld			k;
+
+	if (bs->ref_m <= 0)
+		return initial_guess(ks);
+	k = floorl((ld) bs->ref_k * (ld) ks->m / (ld) bs->ref_m + 0.5L);
+	if (k < 1)
+		return 1;
+	if (k > ks->kmax)
+		return ks->kmax;
+	return (int) k;
+}
+
+/* does some k reach the target with m bits?  (the decision of fact 3) */
+static bs_status
+decide_bits(bits_search *bs, int64_t m, int *yes, bs_error *err)
+{
+	k_search   *ks;
 	int64_t		k;
 	ld			ln;
 	bs_status	s;
-	int			i;
 
-	for (i = 0; i < bs->count; i++)
-		if (bs->m[i] == m && (bs->minimum[i] || reaches_target(bs->ln[i], bs->target)))
-		{
-			*yes = reaches_target(bs->ln[i], bs->target);
-			return BS_OK;
-		}
-	if (guess == 0)
-		guess = memo_guess(bs, m);
-	s = search_k(m, bs->n, bs->c, 1, bs->target, guess, &k, &ln, err);
-	if (s != BS_OK)
+	if (bs->yes != 0 && m >= bs->yes)
+	{
+		*yes = 1;
+		return BS_OK;
+	}
+	if (bs->no != 0 && m <= bs->no)
+	{
+		*yes = 0;
+		return BS_OK;
+	}
+	if ((ks = bits_k_search(bs, m, err, &s)) == NULL)
 		return s;
-	*yes = (k != 0);
-	if (k != 0)
-		memo_add(bs, m, k, ln, 0);
+	s = search_decide(ks, bs->target, bits_guess(bs, ks), &k, &ln, err);
+	if (s == BS_OK)
+	{
+		bits_remember(bs, ks);
+		*yes = k != 0;
+		if (k != 0 && (bs->yes == 0 || m < bs->yes))
+			bs->yes = m;
+		if (k == 0)
+		{
+			if (m > bs->no)
+				bs->no = m;
+			if (ks->walked)
+			{
+				/* the walk of a "no" ended at a local minimum */
+				bs->ref_m = m;
+				bs->ref_k = ks->best;
+			}
+		}
+	}
+	work_free(ks);
+	return s;
+}
+
+/* ln f(m, n, k) with k the guess of bits_guess at m */
+static bs_status
+bits_rate_at_guess(bits_search *bs, int64_t m, ld *ln, bs_error *err)
+{
+	k_search   *ks;
+	bs_status	s;
+	int			k;
+
+	if ((ks = bits_k_search(bs, m, err, &s)) == NULL)
+		return s;
+	k = bits_guess(bs, ks);
+	if ((s = evaluate(ks, k, err)) == BS_OK)
+	{
+		*ln = ks->ln[k];
+		bits_remember(bs, ks);
+	}
+	work_free(ks);
+	return s;
+}
+
+/*
+ * An estimate of the answer: the rate at the textbook m (68) with the
+ * guessed optimal k there, then a secant on ln f(m, k(m)) - target, k(m)
+ * the guess at each m.  Only a starting point for the decisions.
+ */
+static bs_status
+estimate_bits(bits_search *bs, int64_t hi, int64_t *m_out, bs_error *err)
+{
+	ld			ma = ceill((ld) bs->n * -bs->target / (logl(2) * logl(2)));
+	ld			mb;
+	ld			fa;
+	ld			fb;
+	int			iter;
+	bs_status	s;
+
+	if (!(ma >= 1))
+		ma = 1;
+	if (ma > hi)
+		ma = (ld) hi;
+	if ((s = bits_rate_at_guess(bs, (int64_t) ma, &fa, err)) != BS_OK)
+		return s;
+
+	/* ln F(m) is about proportional to m (eq. (68)) */
+	mb = (fa < 0 && isfinite(fa)) ? floorl(ma * bs->target / fa + 0.5L) : ma;
+	for (iter = 0; iter < 8; iter++)
+	{
+		ld			next;
+
+		if (!(mb >= 1))
+			mb = 1;
+		if (mb > hi)
+			mb = (ld) hi;
+		if (mb == ma)
+			break;
+		if ((s = bits_rate_at_guess(bs, (int64_t) mb, &fb, err)) != BS_OK)
+			return s;
+		if (!isfinite(fb) || !isfinite(fa) || fb == fa)
+			break;
+		next = floorl(mb + (bs->target - fb) * (mb - ma) / (fb - fa) + 0.5L);
+		ma = mb;
+		fa = fb;
+		if (fabsl(next - mb) < 1)
+			break;
+		mb = next;
+	}
+	*m_out = (int64_t) mb;
 	return BS_OK;
 }
 
@@ -1689,10 +2408,10 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 	int64_t		hi = BS_ANALYSIS_MAX_BITS;
 	int64_t		good;			/* reaches the target */
 	int64_t		bad;			/* does not (0: below the range) */
-	int64_t		m;
+	int64_t		m = 1;
+	int64_t		step;
 	int			yes;
 	bits_search *bs;
-	ld			bits_per_item;
 
 	if ((s = check_items(n, err)) != BS_OK || (s = check_rate(fpr, err)) != BS_OK ||
 		(s = check_construction(c, err)) != BS_OK)
@@ -1708,15 +2427,9 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 	bs->n = n;
 	bs->c = c;
 	bs->target = logl((ld) fpr);
-	bits_per_item = -log2l((ld) fpr);	/* the textbook optimal k */
 
-	{
-		int			guess = bits_per_item > BS_ANALYSIS_SEARCH_HASHES ?
-			BS_ANALYSIS_SEARCH_HASHES : (int) ceill(bits_per_item);
-
-		if ((s = reaches(bs, hi, guess, &yes, err)) != BS_OK)
-			goto done;
-	}
+	if ((s = decide_bits(bs, hi, &yes, err)) != BS_OK)
+		goto done;
 	if (!yes)
 	{
 		s = bs_fail(err, BS_ERR_TOO_LARGE,
@@ -1725,57 +2438,16 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 					(long long) hi, fpr, (long long) n);
 		goto done;
 	}
-
-	/* secant on ln min_k f(m) - ln fpr from the textbook estimate */
-	{
-		ld			ma = ceill((ld) n * bits_per_item / logl(2));
-		ld			mb;
-		ld			fa;
-		ld			fb;
-		int			iter;
-
-		if (ma < 2)
-			ma = 2;
-		if (ma > hi)
-			ma = hi;
-		mb = ma + fmaxl(1, ceill(ma / 64));
-		if (mb > hi)
-			mb = ma - fmaxl(1, ceill(ma / 64));
-		if (mb < 1)
-			mb = 1;
-		if ((s = min_rate(bs, (int64_t) ma, &fa, err)) != BS_OK ||
-			(s = min_rate(bs, (int64_t) mb, &fb, err)) != BS_OK)
-			goto done;
-		for (iter = 0; iter < 8 && ma != mb && !isinf(fa) && !isinf(fb) && fa != fb; iter++)
-		{
-			ld			next = mb + (bs->target - fb) * (mb - ma) / (fb - fa);
-
-			next = floorl(next + 0.5L);
-			if (!(next >= 1))
-				next = 1;
-			if (next > hi)
-				next = hi;
-			if (fabsl(next - mb) <= 1)
-			{
-				mb = next;
-				break;
-			}
-			ma = mb;
-			fa = fb;
-			mb = next;
-			if ((s = min_rate(bs, (int64_t) mb, &fb, err)) != BS_OK)
-				goto done;
-		}
-		m = (int64_t) mb;
-	}
-
-	/* gallop from the estimate to a bracket, then bisect */
-	if ((s = reaches(bs, m, 0, &yes, err)) != BS_OK)
+	bs->ref_m = 0;				/* the local minimum at hi is far away */
+	if ((s = estimate_bits(bs, hi, &m, err)) != BS_OK)
 		goto done;
+
+	/* gallop from the estimate to a bracket, then bisect (fact 3) */
+	if ((s = decide_bits(bs, m, &yes, err)) != BS_OK)
+		goto done;
+	step = 1;
 	if (yes)
 	{
-		int64_t		step = 1;
-
 		good = m;
 		for (;;)
 		{
@@ -1786,7 +2458,7 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 				bad = 0;
 				break;
 			}
-			if ((s = reaches(bs, probe, 0, &yes, err)) != BS_OK)
+			if ((s = decide_bits(bs, probe, &yes, err)) != BS_OK)
 				goto done;
 			if (!yes)
 			{
@@ -1799,8 +2471,6 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 	}
 	else
 	{
-		int64_t		step = 1;
-
 		bad = m;
 		for (;;)
 		{
@@ -1811,7 +2481,7 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 				good = hi;
 				break;
 			}
-			if ((s = reaches(bs, probe, 0, &yes, err)) != BS_OK)
+			if ((s = decide_bits(bs, probe, &yes, err)) != BS_OK)
 				goto done;
 			if (yes)
 			{
@@ -1826,7 +2496,7 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 	{
 		int64_t		mid = bad + (good - bad) / 2;
 
-		if ((s = reaches(bs, mid, 0, &yes, err)) != BS_OK)
+		if ((s = decide_bits(bs, mid, &yes, err)) != BS_OK)
 			goto done;
 		if (yes)
 			good = mid;
@@ -1836,5 +2506,31 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 	*m_out = good;
 done:
 	work_free(bs);
+	return s;
+}
+
+bs_status
+bs_reaches_rate(int64_t m, int64_t n, double fpr, bs_construction c,
+				int *reaches, bs_error *err)
+{
+	bs_status	s;
+	k_search   *ks;
+	int64_t		k;
+	ld			ln;
+
+	if ((s = check_bits(m, err)) != BS_OK || (s = check_items(n, err)) != BS_OK ||
+		(s = check_rate(fpr, err)) != BS_OK ||
+		(s = check_construction(c, err)) != BS_OK)
+		return s;
+	if (n == 0)
+	{
+		*reaches = 1;
+		return BS_OK;
+	}
+	if ((ks = k_search_new(m, n, c, err, &s)) == NULL)
+		return s;
+	if ((s = search_decide(ks, logl((ld) fpr), 0, &k, &ln, err)) == BS_OK)
+		*reaches = k != 0;
+	work_free(ks);
 	return s;
 }

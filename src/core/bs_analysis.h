@@ -21,9 +21,10 @@
  * subnormal doubles.  bs_fpr_exact_log returns the natural logarithm instead,
  * which stays accurate far below that (down to about 1e-4900).
  *
- * Speed (x86-64): under 10 ms (mostly under 1 ms) for k <= 64 and under
- * 100 ms for k <= 1000, for any m up to 2^33 and n up to 10^9
- * (test/test_analysis.c prints the slowest cases); larger k costs about
+ * Speed (x86-64): under 1 ms for k <= 64 and about 2-10 ms for k near 1000
+ * (up to some 50 ms for rates below 1e-420, which take a long double path),
+ * for any m up to 2^33 and n up to 10^9; bench/analysis_speed.c measures
+ * every function over the corners of the ranges.  Larger k costs about
  * k min(k, m) steps.
  *
  * Arguments: m >= 1 bits, n >= 0 items, 1 <= k <= BS_ANALYSIS_MAX_HASHES
@@ -69,7 +70,8 @@ extern void (*bs_analysis_interrupt_check) (void);
 
 /*
  * Allocation of the working arrays (at most about 30 MB);
- * malloc and free by default.  A NULL result gives BS_ERR_TOO_LARGE.
+ * malloc and free by default.  A NULL result gives BS_ERR_TOO_LARGE.  Any
+ * alignment will do (palloc's 8 bytes): the core aligns its blocks itself.
  */
 extern void *(*bs_analysis_alloc) (size_t size);
 extern void (*bs_analysis_free) (void *pointer);
@@ -119,13 +121,16 @@ bs_status	bs_fpr_bounds(int64_t m, int64_t n, int64_t k, double *lower,
  * unconstrained optimum lies beyond K_max (n much smaller than m), K_max is
  * returned.  n = 0: every k gives rate 0, so the answer is 1.  Rates within
  * 1e-12 relative of each other (the accuracy of the computation) count as
- * ties.  Method (bs_analysis.c, "Optimal k and m"): the k are visited in
- * increasing order of a Jensen lower bound of their rate and evaluated
- * exactly until the bound exceeds the best rate found, which certifies the
- * optimum; when that takes more than 8 evaluations (2 when the optimum is
- * above k = 128; small m, loose bounds) a bracketing + golden-section
- * search takes over, which relies on the rate
- * being unimodal in k (verified by brute force in test/test_analysis.c).
+ * ties.  Method (bs_analysis.c, "Optimal k and m"): a walk with Newton
+ * steps on the exact rates from a guess between the minimisers of the lower
+ * bound (57)/(64) and the upper bound (65) reaches a local minimum in some
+ * 1-5 exact evaluations; the bounds then rule out every other k (bisecting
+ * 1..K_max into blocks), or leave a few that are evaluated too, which
+ * certifies the optimum.  Only where the bounds leave many k (small m, k in
+ * the hundreds) does the answer rely on the rate being unimodal in k, which
+ * Burns observes and test/test_analysis.c checks by brute force.  Often no
+ * exact rate at all is needed (optimum at K_max).  Up to 100 ms for
+ * optima near k = 1000, well under 1 ms for k <= 64.
  */
 bs_status	bs_optimal_k(int64_t m, int64_t n, bs_construction c, int64_t *k_out,
 						 bs_error *err);
@@ -137,10 +142,24 @@ bs_status	bs_optimal_k(int64_t m, int64_t n, bs_construction c, int64_t *k_out,
  * as reaching it).  n = 0 gives 1.  BS_ERR_TOO_LARGE (54000) when that m
  * exceeds BS_ANALYSIS_MAX_BITS.  The rate does not increase with m for any
  * fixed n, k (proof by coupling in bs_analysis.c), so the answer is found by
- * a secant estimate followed by galloping and bisection.
+ * a secant estimate from a few exact rates, then galloping and bisection on
+ * the decision "some k reaches fpr at m", which bounds settle for most m;
+ * the decisions near the answer take a few exact rates each (some 4-10 in
+ * all).  About 0.2 ms for fpr >= 1e-19 (k <= 64), up to some 50 ms at
+ * 1e-300 (k near 1000).
  */
 bs_status	bs_optimal_bits(int64_t n, double fpr, bs_construction c,
 							int64_t *m_out, bs_error *err);
+
+/*
+ * Does some k in 1..K_max (as for bs_optimal_k) reach an exact rate <= fpr
+ * with m bits and n items, decided as bs_optimal_bits decides it?  The best
+ * rate does not increase with m, so *reaches is "bs_optimal_bits(n, fpr, c)
+ * <= m", at the cost of one of its decisions (often settled by bounds
+ * alone).  n = 0 reaches every rate.
+ */
+bs_status	bs_reaches_rate(int64_t m, int64_t n, double fpr, bs_construction c,
+							int *reaches, bs_error *err);
 
 /*
  * Efficiency n log2(1/p) / m (section 4) with p the exact rate, computed

@@ -62,7 +62,8 @@ bs_bloom_add(bs_bloom *filter, const bs_probe *probe, const void *data,
 		bs_probe_locate(probe, data, length, &first, &step);
 		bs_probe_set(filter, probe, first, step);
 	}
-	filter->items++;
+	if (filter->items < UINT64_MAX)
+		filter->items++;		/* saturates, as unions do */
 }
 
 bool

@@ -11,7 +11,7 @@
 
 #include "bs_primes.h"
 
-#include "bs_probe.h"			/* bs_map_uniform, BS_RESEED_STEP, XXH3 inline */
+#include "bs_cms_probe.h"		/* the inline hot path: locate, add, estimate */
 
 #ifndef M_E
 #define M_E 2.71828182845904523536
@@ -91,13 +91,9 @@ bs_cms_probe_init(bs_cms_probe *probe, uint32_t width, uint32_t depth,
 }
 
 /*
- * Row j of a copy counts value x in column g_j(x) = a + j*b (mod w), where one
- * XXH3_128bits_withSeed call (seed of the copy) gives h1 (low 64 bits) and h2
- * (high 64 bits), and
- *   a = h1 mapped uniformly onto [0, w),
- *   b = 1 + (h2 mapped uniformly onto [0, w - 1)), so 1 <= b <= w - 1,
- * with the rejection mapping of bs_probe.h (exactly uniform; a rejected hash
- * is replaced by one from the seed advanced by BS_RESEED_STEP).
+ * Locating a value (bs_cms_locate_inline in bs_cms_probe.h): row j of a copy
+ * counts value x in column g_j(x) = a + j*b (mod w), with a = h1 mapped
+ * uniformly onto [0, w) and b = 1 + (h2 mapped uniformly onto [0, w - 1)).
  *
  * What the proof of Theorem 9.1 needs.  Besides the per-row collision
  * probability Pr(g_j(z) = g_j(x)) = 1/w, which holds because a is uniform and
@@ -119,32 +115,11 @@ bs_cms_probe_init(bs_cms_probe *probe, uint32_t width, uint32_t depth,
  *
  * All arithmetic stays below 2w < 2^33, far from 64-bit overflow.
  */
-static inline void
-locate(const bs_cms_probe *probe, uint32_t copy, const void *data, size_t length,
-	   uint64_t *first, uint64_t *step)
-{
-	uint64_t	seed = probe->seed + (uint64_t) copy * BS_CMS_COPY_SEED_STEP;
-
-	for (;;)
-	{
-		XXH128_hash_t h = XXH3_128bits_withSeed(data, length, seed);
-		uint64_t	offset;
-
-		if (bs_map_uniform(h.low64, probe->width, probe->reject_below_w, first) &&
-			bs_map_uniform(h.high64, probe->width - 1, probe->reject_below_step, &offset))
-		{
-			*step = offset + 1;
-			return;
-		}
-		seed += BS_RESEED_STEP;
-	}
-}
-
 void
 bs_cms_locate(const bs_cms_probe *probe, uint32_t copy, const void *data,
 			  size_t length, uint64_t *first, uint64_t *step)
 {
-	locate(probe, copy, data, length, first, step);
+	bs_cms_locate_inline(probe, copy, data, length, first, step);
 }
 
 void
@@ -156,7 +131,7 @@ bs_cms_positions(const bs_cms_probe *probe, const void *data, size_t length,
 		uint64_t	column;
 		uint64_t	step;
 
-		locate(probe, c, data, length, &column, &step);
+		bs_cms_locate_inline(probe, c, data, length, &column, &step);
 		for (uint32_t j = 0; j < probe->depth; j++)
 		{
 			columns[(uint64_t) c * probe->depth + j] = column;
@@ -169,26 +144,20 @@ bs_cms_positions(const bs_cms_probe *probe, const void *data, size_t length,
 
 /* ---- updates and point queries ---- */
 
-/* Subtract count from the value's counters of copies < copy, and rows < row of copy. */
-static void
-undo_add(bs_cms *cms, const bs_cms_probe *probe, const void *data, size_t length,
-		 uint64_t count, uint32_t copy, uint32_t row)
+void
+bs_cms_undo_add(bs_cms *cms, const bs_cms_probe *probe, const void *data,
+				size_t length, uint64_t n)
 {
-	for (uint32_t c = 0; c <= copy; c++)
+	uint64_t	copy_size = probe->width * probe->depth;
+
+	for (uint32_t c = 0; c < probe->copies; c++)
 	{
 		uint64_t	column;
 		uint64_t	step;
-		uint64_t   *counters = cms->counters + (uint64_t) c * probe->depth * probe->width;
-		uint32_t	rows = c < copy ? probe->depth : row;
 
-		locate(probe, c, data, length, &column, &step);
-		for (uint32_t j = 0; j < rows; j++)
-		{
-			counters[(uint64_t) j * probe->width + column] -= count;
-			column += step;
-			if (column >= probe->width)
-				column -= probe->width;
-		}
+		bs_cms_locate_inline(probe, c, data, length, &column, &step);
+		(void) bs_cms_add_rows(cms->counters + c * copy_size, probe->width,
+							   probe->depth, column, step, 0 - n);
 	}
 }
 
@@ -207,67 +176,45 @@ bs_cms_add(bs_cms *cms, const bs_cms_probe *probe, const void *data,
 		return bs_fail(err, BS_ERR_TOO_LARGE, "cmsketch total count is out of range",
 					   "Adding %" PRIu64 " to the total of %" PRIu64 " would pass %" PRIu64 ".",
 					   n, cms->total, UINT64_MAX);
+	if (bs_cms_add_inline(cms, probe, data, length, n))
+		return BS_OK;
 
-	for (uint32_t c = 0; c < probe->copies; c++)
-	{
-		uint64_t	column;
-		uint64_t	step;
-		uint64_t   *counters = cms->counters + (uint64_t) c * probe->depth * probe->width;
-
-		locate(probe, c, data, length, &column, &step);
-		for (uint32_t j = 0; j < probe->depth; j++)
-		{
-			uint64_t   *counter = &counters[(uint64_t) j * probe->width + column];
-
-			/*
-			 * A counter is at most its row sum, which is total in a sketch
-			 * built by additions and merges; only an intersection's rows can
-			 * sum to more, so this is the rare path: undo and report.
-			 */
-			if (*counter > UINT64_MAX - n)
-			{
-				uint64_t	value = *counter;
-
-				undo_add(cms, probe, data, length, n, c, j);
-				return bs_fail(err, BS_ERR_TOO_LARGE, "cmsketch counter is out of range",
-							   "Adding %" PRIu64 " to a counter holding %" PRIu64 " (copy %u, row %u) would pass %" PRIu64 ".",
-							   n, value, c, j, UINT64_MAX);
-			}
-			*counter += n;
-			column += step;
-			if (column >= probe->width)
-				column -= probe->width;
-		}
-	}
-	cms->total += n;
-	return BS_OK;
-}
-
-uint64_t
-bs_cms_estimate(const bs_cms *cms, const bs_cms_probe *probe, const void *data,
-				size_t length)
-{
-	uint64_t	estimate = UINT64_MAX;
-
+	/*
+	 * A counter would wrap, and the fast path left the sketch unchanged.  A
+	 * counter is at most its row sum, which is total in a sketch built by
+	 * additions and merges; only an intersection's rows can sum to more, so
+	 * this is the rare path: find the first such counter for the message.
+	 */
 	for (uint32_t c = 0; c < probe->copies; c++)
 	{
 		uint64_t	column;
 		uint64_t	step;
 		const uint64_t *counters = cms->counters + (uint64_t) c * probe->depth * probe->width;
 
-		locate(probe, c, data, length, &column, &step);
+		bs_cms_locate_inline(probe, c, data, length, &column, &step);
 		for (uint32_t j = 0; j < probe->depth; j++)
 		{
 			uint64_t	value = counters[(uint64_t) j * probe->width + column];
 
-			if (value < estimate)
-				estimate = value;
+			if (value > UINT64_MAX - n)
+				return bs_fail(err, BS_ERR_TOO_LARGE, "cmsketch counter is out of range",
+							   "Adding %" PRIu64 " to a counter holding %" PRIu64 " (copy %u, row %u) would pass %" PRIu64 ".",
+							   n, value, c, j, UINT64_MAX);
 			column += step;
 			if (column >= probe->width)
 				column -= probe->width;
 		}
 	}
-	return estimate;
+	/* not reached: the fast path fails only when the scan above finds one */
+	return bs_fail(err, BS_ERR_TOO_LARGE, "cmsketch counter is out of range",
+				   "Adding %" PRIu64 " would pass %" PRIu64 ".", n, UINT64_MAX);
+}
+
+uint64_t
+bs_cms_estimate(const bs_cms *cms, const bs_cms_probe *probe, const void *data,
+				size_t length)
+{
+	return bs_cms_estimate_inline(cms, probe, data, length);
 }
 
 /* ---- combining sketches ---- */
@@ -502,7 +449,7 @@ check_error_bounds(double epsilon, double delta, bs_error *err)
  *   w = the smallest prime >= 2e/epsilon,
  *   d = ceil(ln(1 / (epsilon (1 - 1/(2e^2))))).
  * Our b ranges over [1, w - 1], which turns the first term into
- * 2/(epsilon w (w - 1)) (see locate above); d is raised while the bound with
+ * 2/(epsilon w (w - 1)) (see bs_cms_locate above); d is raised while the bound with
  * that term and the actual w exceeds epsilon (it almost never does: w is
  * rarely close to 2e/epsilon).
  *

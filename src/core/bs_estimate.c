@@ -132,6 +132,8 @@ bs_model_estimate_bounds(const bs_occupancy *model, uint64_t x, double confidenc
 		high *= 2;
 	}
 	*upper = solve_edge(model, dx, -z, estimate, high);
+	if (*upper < *lower)
+		*upper = *lower;		/* the X / k floor can pass a small estimate */
 }
 
 double

@@ -164,7 +164,16 @@ bool		bs_independent_test(const bs_bloom *filter, const bs_probe *probe,
 void		bs_independent_positions(const bs_probe *probe, const void *data,
 									 size_t length, uint64_t *positions);
 
-/* Prefetch, for writing, the cache lines of a located value's bits. */
+/*
+ * Prefetch, for writing, the cache lines of a located value's bits.  Always
+ * inlined: GCC otherwise judges a function made of prefetches "pure" and
+ * drops the calls it does not inline, which silently disabled bloom_agg's
+ * prefetch pipeline.  A block straddles two cache lines (the header is 40
+ * bytes), so both are fetched.
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline void
 bs_probe_prefetch(const bs_bloom *filter, const bs_probe *probe, uint64_t first,
 				  uint64_t step)
@@ -175,6 +184,7 @@ bs_probe_prefetch(const bs_bloom *filter, const bs_probe *probe, uint64_t first,
 	if (probe->scheme == BS_SCHEME_BLOCKED)
 	{
 		__builtin_prefetch(&filter->words[first * BS_BLOCK_WORDS], 1, 3);
+		__builtin_prefetch(&filter->words[first * BS_BLOCK_WORDS + BS_BLOCK_WORDS - 1], 1, 3);
 		return;
 	}
 	if (probe->scheme != BS_SCHEME_DOUBLE)

@@ -16,30 +16,42 @@ largest_sizable_bits(void)
 	return bs_prev_prime(BS_BLOOM_MAX_BITS);
 }
 
-/* True when the exact filter for n items at fpr fits in a filter. */
+/*
+ * True when the exact filter for n items at fpr fits in a filter: when the
+ * largest sizable m reaches fpr (the best rate does not increase with m, so
+ * that is bs_optimal_bits(n, fpr) <= largest_sizable_bits(), decided at one
+ * m instead of searched).
+ */
 static bool
 capacity_fits(int64_t n, double fpr)
 {
-	int64_t		m;
+	int			reaches;
 
-	return bs_optimal_bits(n, fpr, BS_CONSTRUCTION_CLASSIC, &m, NULL) == BS_OK &&
-		(uint64_t) m <= largest_sizable_bits();
+	return bs_reaches_rate((int64_t) largest_sizable_bits(), n, fpr,
+						   BS_CONSTRUCTION_CLASSIC, &reaches, NULL) == BS_OK &&
+		reaches;
 }
 
 bs_status
 bs_bloom_size_exact(int64_t capacity, double fpr, uint64_t *bits,
 					uint32_t *hashes, bs_error *err)
 {
-	int64_t		m;
+	int64_t		m = 0;
 	int64_t		k;
 	uint64_t	prime;
 	bs_status	status;
+	int			fits;
 
 	if ((status = bs_check_capacity(capacity, err)) != BS_OK ||
 		(status = bs_check_fpr(fpr, err)) != BS_OK)
 		return status;
 
-	status = bs_optimal_bits(capacity, fpr, BS_CONSTRUCTION_CLASSIC, &m, err);
+	/* a filter too large is found by one decision, not a whole search */
+	status = bs_reaches_rate((int64_t) largest_sizable_bits(), capacity, fpr,
+							 BS_CONSTRUCTION_CLASSIC, &fits, err);
+	if (status == BS_OK)
+		status = fits ? bs_optimal_bits(capacity, fpr, BS_CONSTRUCTION_CLASSIC, &m, err) :
+			BS_ERR_TOO_LARGE;
 	if (status == BS_ERR_PARAM)
 		return status;
 	if (status != BS_OK || (uint64_t) m > largest_sizable_bits())

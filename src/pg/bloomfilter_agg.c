@@ -296,7 +296,8 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	}
 	bs_probe_locate(probe, bytes.data, bytes.length, &first, &step);
 	canonical_release(&bytes);
-	state->items++;
+	if (state->items < PG_UINT64_MAX)
+		state->items++;
 
 	if (pipelined)
 	{

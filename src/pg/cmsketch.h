@@ -8,6 +8,7 @@
 
 #include "../core/bs_cms.h"
 #include "../core/bs_cms_codec.h"
+#include "../core/bs_cms_probe.h"
 
 #define DatumGetCmsP(d) ((bs_cms *) DatumGetPointer(d))
 
@@ -29,10 +30,6 @@ pg_attribute_noreturn() void cms_report_arith(const bs_error *err);
 
 /* The O(1) shape check of a stored sketch: XX001 when it is corrupt. */
 void		cms_check_shape_or_error(const bs_cms *cms);
-
-/* Add count occurrences of one value, in place, with the range checks. */
-void		cms_add_value(bs_cms *cms, const bs_cms_probe *probe,
-						  const ValueKind *kind, Datum value, int64 count);
 
 /* Error (22023, with a hint) unless the sketch accepts values of this kind. */
 static inline void
@@ -67,6 +64,36 @@ cms_probe_for(bs_cms_probe *probe, bool *ready, const bs_cms *cms)
 		*ready = true;
 	}
 	return probe;
+}
+
+/* The errors of cms_add_value, out of line (cmsketch_funcs.c). */
+pg_attribute_noreturn() void cms_negative_count_error(int64 count);
+pg_attribute_noreturn() void cms_total_range_error(uint64 total, uint64 more);
+pg_attribute_noreturn() void cms_add_error(bs_cms *cms, const bs_cms_probe *probe,
+										   const void *data, size_t length, int64 count);
+
+/*
+ * Add count occurrences of one value in place: 22023 for a negative count
+ * or a value of another family, 22003 when the total would pass bigint or a
+ * counter would pass 2^64 - 1 (the sketch is then left unchanged).  Inline,
+ * with the update of bs_cms_probe.h: it runs once per row in cms_agg.
+ */
+static pg_attribute_always_inline void
+cms_add_value(bs_cms *cms, const bs_cms_probe *probe, const ValueKind *kind,
+			  Datum value, int64 count)
+{
+	CanonicalBytes bytes;
+
+	if (unlikely(count < 0))
+		cms_negative_count_error(count);
+	cms_adopt_family(cms, kind);
+	/* count <= PG_INT64_MAX, so the subtraction cannot wrap */
+	if (unlikely(cms->total > (uint64) PG_INT64_MAX - (uint64) count))
+		cms_total_range_error(cms->total, (uint64) count);
+	canonical_bytes(kind, value, &bytes);
+	if (unlikely(!bs_cms_add_inline(cms, probe, bytes.data, bytes.length, (uint64) count)))
+		cms_add_error(cms, probe, bytes.data, bytes.length, count);
+	canonical_release(&bytes);
 }
 
 #endif							/* CMSKETCH_H */

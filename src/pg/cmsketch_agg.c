@@ -8,9 +8,16 @@
  * counter-wise sum, which is order-independent, so partial aggregation
  * (parallel workers, a distributed coordinator) gives the same bytes as one
  * pass over all rows.
+ *
+ * Unlike bloom_agg, cms_agg adds each value at once instead of queueing it
+ * behind a prefetch of its cache lines (which would need a final function to
+ * drain the queue): tried on the 10M-row benchmark, with the default 304 kB
+ * sketch and with 1,000 groups of them, the queue brought no gain that
+ * stood out from the run-to-run noise.
  */
 #include "cmsketch.h"
 
+#include "nodes/execnodes.h"
 #include "utils/memutils.h"
 
 typedef struct CmsAggCache
@@ -18,6 +25,7 @@ typedef struct CmsAggCache
 	ValueKind	kind;
 	/* the sizing of the (epsilon, delta) pair seen last */
 	bool		sized;
+	bool		default_bounds;	/* sized for CMS_DEFAULT_EPSILON and _DELTA */
 	double		epsilon;
 	double		delta;
 	uint32		width;
@@ -26,29 +34,42 @@ typedef struct CmsAggCache
 	bs_cms_probe probe;
 } CmsAggCache;
 
-/* The call site's cache, sized for (epsilon, delta) unless that pair was seen last. */
-static CmsAggCache *
-agg_cache(FunctionCallInfo fcinfo, double epsilon, double delta)
+/* Size the cache for (epsilon, delta) and precompute the probing constants. */
+static void
+agg_cache_size(CmsAggCache *cache, double epsilon, double delta)
 {
-	CmsAggCache *cache = (CmsAggCache *) fcinfo->flinfo->fn_extra;
+	cms_size_or_error(epsilon, delta, &cache->width, &cache->depth, &cache->copies);
+	bs_cms_probe_init(&cache->probe, cache->width, cache->depth, cache->copies,
+					  CMS_AGG_SEED);
+	cache->epsilon = epsilon;
+	cache->delta = delta;
+	cache->sized = true;
+	cache->default_bounds = epsilon == CMS_DEFAULT_EPSILON && delta == CMS_DEFAULT_DELTA;
+}
 
-	if (cache == NULL)
-	{
-		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CmsAggCache));
-		value_kind_init(&cache->kind, get_fn_expr_argtype(fcinfo->flinfo, 1),
-						fcinfo->flinfo->fn_mcxt);
-		fcinfo->flinfo->fn_extra = cache;
-	}
-	if (!cache->sized || cache->epsilon != epsilon || cache->delta != delta)
-	{
-		cms_size_or_error(epsilon, delta, &cache->width, &cache->depth, &cache->copies);
-		bs_cms_probe_init(&cache->probe, cache->width, cache->depth, cache->copies,
-						  CMS_AGG_SEED);
-		cache->epsilon = epsilon;
-		cache->delta = delta;
-		cache->sized = true;
-	}
+/* The call site's cache, created on the first call. */
+static CmsAggCache *
+agg_cache_create(FunctionCallInfo fcinfo)
+{
+	CmsAggCache *cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CmsAggCache));
+
+	value_kind_init(&cache->kind, get_fn_expr_argtype(fcinfo->flinfo, 1),
+					fcinfo->flinfo->fn_mcxt);
+	fcinfo->flinfo->fn_extra = cache;
 	return cache;
+}
+
+pg_attribute_noreturn() static void
+bounds_mismatch_error(const bs_cms *state, const CmsAggCache *cache)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("cms_agg epsilon and delta must be the same on every row of a group"),
+			 errdetail("The group's sketch has w = %u, d = %u and %u copies; epsilon %g and delta %g ask for w = %u, d = %u and %u copies.",
+					   state->width, state->depth, state->copies,
+					   cache->epsilon, cache->delta,
+					   cache->width, cache->depth, cache->copies),
+			 errhint("Pass constants, not columns, as epsilon and delta.")));
 }
 
 PG_FUNCTION_INFO_V1(cms_agg_trans);
@@ -56,21 +77,25 @@ PG_FUNCTION_INFO_V1(cms_agg_trans);
  * cms_agg transition: add one value (with a count, in the weighted forms) to
  * the group's sketch in place.  Arguments: state, value, then count (3 or 5
  * arguments) and epsilon, delta (4 or 5 arguments).
+ *
+ * This runs once per row, so nothing on the way is a function call but the
+ * hash of values longer than 8 bytes: the check for an aggregate context,
+ * the sizing (cached per call site, redone only when epsilon or delta
+ * change), the canonical bytes and the update (cms_add_value and
+ * bs_cms_probe.h: one hash per copy, d counter additions) are inline.
  */
 Datum
 cms_agg_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcontext;
-	CmsAggCache *cache;
+	CmsAggCache *cache = (CmsAggCache *) fcinfo->flinfo->fn_extra;
 	bs_cms	   *state;
 	int			nargs = PG_NARGS();
 	bool		weighted = nargs == 3 || nargs == 5;
-	int			bounds_arg = weighted ? 3 : 2;
-	double		epsilon = CMS_DEFAULT_EPSILON;
-	double		delta = CMS_DEFAULT_DELTA;
 	int64		count = 1;
 
-	if (!AggCheckCallContext(fcinfo, &aggcontext))
+	/* AggCheckCallContext, inline for the common case of an Agg node */
+	if (unlikely(fcinfo->context == NULL || !IsA(fcinfo->context, AggState)) &&
+		!AggCheckCallContext(fcinfo, NULL))
 		elog(ERROR, "cms_agg_trans called in non-aggregate context");
 
 	if (PG_ARGISNULL(1) || (weighted && PG_ARGISNULL(2)))
@@ -80,21 +105,29 @@ cms_agg_trans(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
+	if (unlikely(cache == NULL))
+		cache = agg_cache_create(fcinfo);
 	if (nargs >= 4)
 	{
+		int			bounds_arg = weighted ? 3 : 2;
+		double		epsilon;
+		double		delta;
+
 		if (PG_ARGISNULL(bounds_arg) || PG_ARGISNULL(bounds_arg + 1))
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("cms_agg epsilon and delta must not be null")));
 		epsilon = PG_GETARG_FLOAT8(bounds_arg);
 		delta = PG_GETARG_FLOAT8(bounds_arg + 1);
+		if (unlikely(!cache->sized || cache->epsilon != epsilon || cache->delta != delta))
+			agg_cache_size(cache, epsilon, delta);
 	}
+	else if (unlikely(!cache->default_bounds))
+		agg_cache_size(cache, CMS_DEFAULT_EPSILON, CMS_DEFAULT_DELTA);
 	if (weighted)
 		count = PG_GETARG_INT64(2);
 
-	cache = agg_cache(fcinfo, epsilon, delta);
-
-	if (PG_ARGISNULL(0))
+	if (unlikely(PG_ARGISNULL(0)))
 	{
 		/*
 		 * A new state: PostgreSQL copies whatever the first call returns into
@@ -106,16 +139,9 @@ cms_agg_trans(PG_FUNCTION_ARGS)
 	else
 	{
 		state = DatumGetCmsP(PG_GETARG_DATUM(0));
-		if (state->width != cache->width || state->depth != cache->depth ||
-			state->copies != cache->copies)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("cms_agg epsilon and delta must be the same on every row of a group"),
-					 errdetail("The group's sketch has w = %u, d = %u and %u copies; epsilon %g and delta %g ask for w = %u, d = %u and %u copies.",
-							   state->width, state->depth, state->copies,
-							   cache->epsilon, cache->delta,
-							   cache->width, cache->depth, cache->copies),
-					 errhint("Pass constants, not columns, as epsilon and delta.")));
+		if (unlikely(state->width != cache->width || state->depth != cache->depth ||
+					 state->copies != cache->copies))
+			bounds_mismatch_error(state, cache);
 	}
 	cms_add_value(state, &cache->probe, &cache->kind, PG_GETARG_DATUM(1), count);
 	PG_RETURN_POINTER(state);

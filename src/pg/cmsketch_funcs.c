@@ -83,17 +83,42 @@ cms_check_shape_or_error(const bs_cms *cms)
 				 err.detail[0] ? errdetail("%s", err.detail) : 0));
 }
 
-/* Error 22003 when a count would take a total past bigint. */
-static void
-check_total_range(uint64 total, uint64 more)
+/* 22023: cms_add_value was given a negative count. */
+void
+cms_negative_count_error(int64 count)
 {
-	if (total > (uint64) PG_INT64_MAX || more > (uint64) PG_INT64_MAX - total)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("cmsketch total count is out of range"),
-				 errdetail("Adding %llu to the total of %llu would pass the largest bigint, %lld.",
-						   (unsigned long long) more, (unsigned long long) total,
-						   (long long) PG_INT64_MAX)));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("cmsketch count must not be negative"),
+			 errdetail("The count given was %lld; a count-min sketch only counts up.",
+					   (long long) count)));
+}
+
+/* 22003: adding `more` would take the total past bigint. */
+void
+cms_total_range_error(uint64 total, uint64 more)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			 errmsg("cmsketch total count is out of range"),
+			 errdetail("Adding %llu to the total of %llu would pass the largest bigint, %lld.",
+					   (unsigned long long) more, (unsigned long long) total,
+					   (long long) PG_INT64_MAX)));
+}
+
+/*
+ * The inline update refused (a counter would pass 2^64 - 1) and left the
+ * sketch unchanged: the checked update finds the counter and explains.
+ */
+void
+cms_add_error(bs_cms *cms, const bs_cms_probe *probe, const void *data,
+			  size_t length, int64 count)
+{
+	bs_error	err;
+
+	if (bs_cms_add(cms, probe, data, length, count, &err) == BS_OK)
+		elog(ERROR, "cmsketch update refused a count the checked update accepts");
+	cms_report_arith(&err);
 }
 
 /* A uint64 count as bigint, or 22003. */
@@ -108,69 +133,149 @@ count_to_int64(uint64 count, const char *what)
 	return (int64) count;
 }
 
-/* Add one value's canonical bytes count times (negative: 22023, overflow: 22003). */
-void
-cms_add_value(bs_cms *cms, const bs_cms_probe *probe, const ValueKind *kind,
-			  Datum value, int64 count)
+/* ---- per-call-site cache: value kind, probing constants, detoasted sketches ---- */
+
+/*
+ * cms_estimate is called once per row, usually with the same stored sketch on
+ * every row (a scalar subquery, a join against a table of daily sketches).  A
+ * stored sketch of any useful size arrives TOASTed, and detoasting it per row
+ * would cost O(w d) per row.  So each call site keeps the detoasted copies of
+ * the stored sketches it has seen, up to CACHED_SKETCHES of them and
+ * CACHED_BYTES in all, the least recently used dropped first: an on-disk
+ * TOAST pointer names its value exactly (toast relation and value id), and an
+ * inline compressed datum is its own bytes, so comparing those few raw bytes
+ * finds the copy.  The entry hit last is tried first, without hashing.
+ */
+#define CACHED_SKETCHES 64
+#define CACHED_BYTES (64 * 1024 * 1024)
+
+typedef struct CachedSketch
 {
-	CanonicalBytes bytes;
-	bs_error	err;
-
-	if (count < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cmsketch count must not be negative"),
-				 errdetail("The count given was %lld; a count-min sketch only counts up.",
-						   (long long) count)));
-	cms_adopt_family(cms, kind);
-	check_total_range(cms->total, (uint64) count);
-	canonical_bytes(kind, value, &bytes);
-	if (bs_cms_add(cms, probe, bytes.data, bytes.length, count, &err) != BS_OK)
-	{
-		canonical_release(&bytes);
-		cms_report_arith(&err);
-	}
-	canonical_release(&bytes);
-}
-
-/* ---- per-call-site cache: value kind, probing constants, detoasted sketch ---- */
+	struct varlena *raw;		/* the raw datum's bytes, NULL if unused */
+	Size		raw_size;
+	uint32		raw_hash;		/* hash of those bytes, compared first */
+	bs_cms	   *sketch;			/* its private, detoasted copy */
+	uint64		last_use;
+} CachedSketch;
 
 typedef struct CmsCache
 {
-	Oid			value_type;		/* InvalidOid until the first call */
+	bool		kind_ready;
 	ValueKind	kind;
 	bool		probe_ready;
 	bs_cms_probe probe;
-	/* the stored sketch seen last: its raw datum bytes and detoasted copy */
-	struct varlena *raw;
-	Size		raw_size;
-	bs_cms	   *sketch;
+	/* stored sketches seen, and the one hit last */
+	CachedSketch stored[CACHED_SKETCHES];
+	CachedSketch *last_hit;
+	Size		stored_bytes;
+	uint64		uses;
 } CmsCache;
 
-static CmsCache *
+/*
+ * The call site's cache.  The value argument's type is fixed for a call site
+ * (its expression does not change), so it is looked up on the first call only.
+ */
+static inline CmsCache *
 cms_cache(FunctionCallInfo fcinfo, int value_arg)
 {
 	CmsCache   *cache = (CmsCache *) fcinfo->flinfo->fn_extra;
-	Oid			type = get_fn_expr_argtype(fcinfo->flinfo, value_arg);
 
-	if (cache == NULL)
+	if (unlikely(cache == NULL))
 	{
 		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CmsCache));
 		fcinfo->flinfo->fn_extra = cache;
 	}
-	if (cache->value_type != type || type == InvalidOid)
+	if (unlikely(!cache->kind_ready))
 	{
-		value_kind_init(&cache->kind, type, fcinfo->flinfo->fn_mcxt);
-		cache->value_type = type;
+		value_kind_init(&cache->kind, get_fn_expr_argtype(fcinfo->flinfo, value_arg),
+						fcinfo->flinfo->fn_mcxt);
+		cache->kind_ready = true;
 	}
 	return cache;
 }
 
+static void
+forget_stored(CmsCache *cache, CachedSketch *entry)
+{
+	cache->stored_bytes -= VARSIZE(entry->sketch);
+	pfree(entry->sketch);
+	pfree(entry->raw);
+	entry->raw = NULL;
+	entry->sketch = NULL;
+	if (cache->last_hit == entry)
+		cache->last_hit = NULL;
+}
+
+/* The cached copy of a stored sketch with these raw bytes, or NULL. */
+static bs_cms *
+find_stored(CmsCache *cache, const struct varlena *raw, Size raw_size)
+{
+	CachedSketch *entry = cache->last_hit;
+	uint32		raw_hash;
+
+	if (entry != NULL && entry->raw_size == raw_size &&
+		memcmp(entry->raw, raw, raw_size) == 0)
+		return entry->sketch;
+
+	raw_hash = hash_bytes((const unsigned char *) raw, (int) raw_size);
+	for (int i = 0; i < CACHED_SKETCHES; i++)
+	{
+		entry = &cache->stored[i];
+		if (entry->raw != NULL && entry->raw_hash == raw_hash &&
+			entry->raw_size == raw_size && memcmp(entry->raw, raw, raw_size) == 0)
+		{
+			entry->last_use = ++cache->uses;
+			cache->last_hit = entry;
+			return entry->sketch;
+		}
+	}
+	return NULL;
+}
+
+/* Remember a detoasted sketch, dropping the least recently used ones as needed. */
+static void
+remember_stored(FunctionCallInfo fcinfo, CmsCache *cache,
+				const struct varlena *raw, Size raw_size, bs_cms *sketch)
+{
+	CachedSketch *slot = NULL;
+
+	for (;;)
+	{
+		CachedSketch *oldest = NULL;
+		int			used = 0;
+
+		for (int i = 0; i < CACHED_SKETCHES; i++)
+		{
+			CachedSketch *entry = &cache->stored[i];
+
+			if (entry->raw == NULL)
+				continue;
+			used++;
+			if (oldest == NULL || entry->last_use < oldest->last_use)
+				oldest = entry;
+		}
+		if (oldest == NULL ||
+			(used < CACHED_SKETCHES && cache->stored_bytes + VARSIZE(sketch) <= CACHED_BYTES))
+			break;
+		forget_stored(cache, oldest);
+	}
+	for (int i = 0; i < CACHED_SKETCHES && slot == NULL; i++)
+		if (cache->stored[i].raw == NULL)
+			slot = &cache->stored[i];
+	slot->raw = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, raw_size);
+	memcpy(slot->raw, raw, raw_size);
+	slot->raw_size = raw_size;
+	slot->raw_hash = hash_bytes((const unsigned char *) raw, (int) raw_size);
+	slot->sketch = sketch;
+	slot->last_use = ++cache->uses;
+	cache->stored_bytes += VARSIZE(sketch);
+	cache->last_hit = slot;
+}
+
 /*
- * The sketch argument, detoasted at most once per stored value: an on-disk
- * TOAST pointer or an inline compressed datum identifies its value by its
- * raw bytes, so a query probing the same stored sketch on every row detoasts
- * it once.  Plain values are used in place after the O(1) shape check.
+ * The sketch argument, detoasted at most once per stored value (see above).
+ * Plain values are used in place after the O(1) shape check; short inline
+ * values and in-memory pointers are detoasted without caching.
  */
 static const bs_cms *
 cached_sketch_arg(FunctionCallInfo fcinfo, int arg, CmsCache *cache)
@@ -196,25 +301,14 @@ cached_sketch_arg(FunctionCallInfo fcinfo, int arg, CmsCache *cache)
 		cms_check_shape_or_error(cms);
 		return cms;
 	}
-	if (cache->raw != NULL && cache->raw_size == raw_size &&
-		memcmp(cache->raw, raw, raw_size) == 0)
-		return cache->sketch;
+	if ((cms = find_stored(cache, raw, raw_size)) != NULL)
+		return cms;
 
-	if (cache->raw != NULL)
-	{
-		pfree(cache->raw);
-		pfree(cache->sketch);
-		cache->raw = NULL;
-		cache->sketch = NULL;
-	}
 	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 	cms = (bs_cms *) detoast_attr(raw);
 	MemoryContextSwitchTo(old);
 	cms_check_shape_or_error(cms);
-	cache->raw = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, raw_size);
-	memcpy(cache->raw, raw, raw_size);
-	cache->raw_size = raw_size;
-	cache->sketch = cms;
+	remember_stored(fcinfo, cache, raw, raw_size, cms);
 	return cms;
 }
 
@@ -288,11 +382,11 @@ cms_estimate(PG_FUNCTION_ARGS)
 	uint64		estimate;
 
 	cms_check_family(cms, &cache->kind);
-	if (cms->family == BS_FAMILY_NONE)
+	if (unlikely(cms->family == BS_FAMILY_NONE))
 		PG_RETURN_INT64(0);		/* nothing was ever added */
 	canonical_bytes(&cache->kind, PG_GETARG_DATUM(1), &bytes);
-	estimate = bs_cms_estimate(cms, cms_probe_for(&cache->probe, &cache->probe_ready, cms),
-							   bytes.data, bytes.length);
+	estimate = bs_cms_estimate_inline(cms, cms_probe_for(&cache->probe, &cache->probe_ready, cms),
+									  bytes.data, bytes.length);
 	canonical_release(&bytes);
 	PG_RETURN_INT64(count_to_int64(estimate, "estimate"));
 }
