@@ -21,7 +21,7 @@ OBJS = $(CORE_OBJS) $(PG_OBJS)
 REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
 	bloomfilter_membership bloomfilter_aggregate bloomfilter_malformed \
 	bloomfilter_setops bloomfilter_estimates bloomfilter_analysis \
-	bloomfilter_format bloomfilter_distributed bloomfilter_schemes cmsketch_basics cmsketch_accuracy cmsketch_format
+	bloomfilter_format bloomfilter_distributed bloomfilter_schemes cmsketch_basics cmsketch_accuracy cmsketch_format hardening_limits
 
 PG_CONFIG ?= pg_config
 PG_CFLAGS = -Wall -Wextra

@@ -987,7 +987,7 @@ test_api(void)
 		  fabs(v - 1000 * log2(100.0)) < 1e-9, "space lower bound");
 
 	/* hooks: interrupts are polled; every allocation is released */
-	bs_analysis_interrupt_check = count_interrupt;
+	bs_interrupt_check = count_interrupt;
 	bs_analysis_alloc = counting_alloc;
 	bs_analysis_free = counting_free;
 	check(bs_fpr_exact(1000000, 5000, 1000, BS_CONSTRUCTION_CLASSIC, &v, &err) == BS_OK,
@@ -1005,7 +1005,7 @@ test_api(void)
 	check(bs_fpr_exact(1000000, 5000, 1000, BS_CONSTRUCTION_CLASSIC, &v, &err) == BS_ERR_TOO_LARGE,
 		  "allocation failure gives BS_ERR_TOO_LARGE");
 	fail_allocations = 0;
-	bs_analysis_interrupt_check = NULL;
+	bs_interrupt_check = NULL;
 	bs_analysis_alloc = malloc;
 	bs_analysis_free = free;
 

@@ -101,7 +101,6 @@
 
 typedef long double ld;
 
-void		(*bs_analysis_interrupt_check) (void) = NULL;
 void	   *(*bs_analysis_alloc) (size_t size) = malloc;
 void		(*bs_analysis_free) (void *pointer) = free;
 
@@ -134,8 +133,7 @@ tick(work *w, unsigned long steps)
 	if (w->ops >= TICK_STEPS)
 	{
 		w->ops = 0;
-		if (bs_analysis_interrupt_check != NULL)
-			bs_analysis_interrupt_check();
+		bs_poll_interrupts();
 	}
 }
 
@@ -1715,8 +1713,7 @@ evaluate(k_search *ks, int k, bs_error *err)
 		return s;
 	ks->known[k] = 1;
 	ks->evaluations++;
-	if (bs_analysis_interrupt_check != NULL)
-		bs_analysis_interrupt_check();
+	bs_poll_interrupts();
 	if (ks->best == 0 || better(ks, k, ks->best))
 		ks->best = k;
 	if (ks->decide && ks->reached == 0 && reaches_target(ks->ln[k], ks->target))

@@ -61,14 +61,6 @@ typedef enum bs_construction
 #define BS_ANALYSIS_MAX_BITS (INT64_C(1) << 36)
 
 /*
- * Called (when not NULL) every few thousand iterations of the long loops, so
- * that the SQL layer can install a function running CHECK_FOR_INTERRUPTS().
- * If it may longjmp, also install allocation hooks that release memory on
- * error (palloc/pfree in a memory context), or the working arrays leak.
- */
-extern void (*bs_analysis_interrupt_check) (void);
-
-/*
  * Allocation of the working arrays (at most about 30 MB);
  * malloc and free by default.  A NULL result gives BS_ERR_TOO_LARGE.  Any
  * alignment will do (palloc's 8 bytes): the core aligns its blocks itself.

@@ -3,6 +3,8 @@
  */
 #include "bs_base64.h"
 
+#include "bs_error.h"
+
 static const char alphabet[] =
 "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -23,6 +25,9 @@ symbol_value(unsigned char c)
 	return -1;
 }
 
+/* Input bytes between two polls for interrupts (a multiple of 3). */
+#define POLL_BYTES (3 << 20)
+
 void
 bs_base64_encode(const uint8_t *in, size_t n, char *out)
 {
@@ -31,6 +36,9 @@ bs_base64_encode(const uint8_t *in, size_t n, char *out)
 	for (; i + 3 <= n; i += 3)
 	{
 		uint32_t	v = ((uint32_t) in[i] << 16) | ((uint32_t) in[i + 1] << 8) | in[i + 2];
+
+		if (i % POLL_BYTES == 0)
+			bs_poll_interrupts();
 
 		*out++ = alphabet[(v >> 18) & 63];
 		*out++ = alphabet[(v >> 12) & 63];
@@ -76,6 +84,8 @@ bs_base64_decode(const char *text, size_t length, uint8_t *out, size_t n,
 	{
 		int			v[4];
 
+		if (group % (POLL_BYTES / 3) == 0)
+			bs_poll_interrupts();
 		for (int j = 0; j < 4; j++)
 		{
 			v[j] = symbol_value(t[4 * group + j]);

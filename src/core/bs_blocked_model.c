@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bs_analysis.h"
 #include "bs_bloom.h"
 
 /* r_j is kept for at most this many items per block. */
@@ -114,8 +115,9 @@ mixture(double items, uint64_t blocks, block_chain *chain, double *rates,
 	*complete = true;
 	if (items <= 0)
 		return 0;
-	if (blocks == 1 && items > MAX_LOAD)
+	if (mean > MAX_LOAD / 2)
 	{
+		/* blocks this loaded are full: not worth a chain of MAX_LOAD items */
 		*complete = false;
 		return 1;
 	}
@@ -180,8 +182,11 @@ static bool
 blocks_reach(size_search *search, uint64_t blocks)
 {
 	bool		complete;
-	double		rate = mixture(search->items, blocks, &search->chain, search->rates,
-							   &search->count, search->fpr, &complete);
+	double		rate;
+
+	bs_poll_interrupts();
+	rate = mixture(search->items, blocks, &search->chain, search->rates,
+				   &search->count, search->fpr, &complete);
 
 	return complete && rate <= search->fpr;
 }
@@ -251,14 +256,16 @@ bs_status
 bs_blocked_size(int64_t capacity, double fpr, uint64_t *bits, uint32_t *hashes,
 				bs_error *err)
 {
-	size_search *search = malloc(sizeof(size_search));
+	/* the analysis hooks: memory a cancel (longjmp) from the poll releases */
+	size_search *search = bs_analysis_alloc(sizeof(size_search));
 	uint64_t	best_blocks = 0;
 	uint32_t	best_k = 0;
 	int			start = (int) lround(-log2(fpr));
 
-	if (search == NULL || (search->rates = malloc(sizeof(double) * MAX_LOAD)) == NULL)
+	if (search == NULL || (search->rates = bs_analysis_alloc(sizeof(double) * MAX_LOAD)) == NULL)
 	{
-		free(search);
+		if (search != NULL)
+			bs_analysis_free(search);
 		return bs_fail(err, BS_ERR_TOO_LARGE, "out of memory sizing a blocked bloomfilter",
 					   "The sizing search could not allocate its work space.");
 	}
@@ -290,8 +297,8 @@ bs_blocked_size(int64_t capacity, double fpr, uint64_t *bits, uint32_t *hashes,
 				worse++;
 		}
 	}
-	free(search->rates);
-	free(search);
+	bs_analysis_free(search->rates);
+	bs_analysis_free(search);
 	if (best_blocks == 0)
 		return bs_fail(err, BS_ERR_TOO_LARGE, "blocked bloomfilter cannot reach that false-positive rate",
 					   "No blocked filter of at most %llu bits reaches it.",

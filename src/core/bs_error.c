@@ -6,6 +6,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+void		(*bs_interrupt_check) (void) = NULL;
+
 bs_status
 bs_fail(bs_error *err, bs_status status, const char *message,
 		const char *detail_format,...)

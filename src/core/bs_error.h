@@ -9,6 +9,8 @@
 #ifndef BS_ERROR_H
 #define BS_ERROR_H
 
+#include <stddef.h>
+
 typedef enum bs_status
 {
 	BS_OK = 0,
@@ -29,5 +31,20 @@ typedef struct bs_error
 bs_status	bs_fail(bs_error *err, bs_status status, const char *message,
 					const char *detail_format,...)
 			__attribute__((format(printf, 4, 5)));
+
+/*
+ * Called (when not NULL) now and then by every long loop of the core, so that
+ * the SQL layer can install a function running CHECK_FOR_INTERRUPTS().  If it
+ * may longjmp, memory the loop holds must come from allocation hooks that a
+ * memory context releases (bs_analysis_alloc), never from malloc.
+ */
+extern void (*bs_interrupt_check) (void);
+
+static inline void
+bs_poll_interrupts(void)
+{
+	if (bs_interrupt_check != NULL)
+		bs_interrupt_check();
+}
 
 #endif							/* BS_ERROR_H */

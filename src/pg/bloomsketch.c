@@ -16,9 +16,9 @@ PG_MODULE_MAGIC;
 
 void		_PG_init(void);
 
-/* The exact-analysis loops poll this, so a long computation can be cancelled. */
+/* The core's long loops poll this, so a long computation can be cancelled. */
 static void
-analysis_interrupt_check(void)
+core_interrupt_check(void)
 {
 	CHECK_FOR_INTERRUPTS();
 }
@@ -43,7 +43,7 @@ analysis_free(void *pointer)
 void
 _PG_init(void)
 {
-	bs_analysis_interrupt_check = analysis_interrupt_check;
+	bs_interrupt_check = core_interrupt_check;
 	bs_analysis_alloc = analysis_alloc;
 	bs_analysis_free = analysis_free;
 }
