@@ -260,6 +260,25 @@ bs_probe_test(const bs_bloom *filter, const bs_probe *probe, uint64_t first,
 	}
 	if (probe->scheme != BS_SCHEME_DOUBLE)
 		return bs_probe_test_other(filter, probe, first, step);
+	if (probe->hashes <= BS_PREFETCH_LIMIT)
+	{
+		/*
+		 * No early exit: the k loads do not wait on each other's branch, so
+		 * their cache misses overlap and a query costs about one memory
+		 * latency instead of up to k in a row (a non-member's early exit
+		 * would save loads, not time).
+		 */
+		uint64_t	all = 1;
+
+		for (uint32_t i = 0; i < probe->hashes; i++)
+		{
+			all &= words[position >> 6] >> (position & 63);
+			position += step;
+			if (position >= bits)
+				position -= bits;
+		}
+		return (all & 1) != 0;
+	}
 	for (uint32_t i = 0; i < probe->hashes; i++)
 	{
 		if ((words[position >> 6] & (UINT64_C(1) << (position & 63))) == 0)

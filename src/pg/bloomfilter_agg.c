@@ -61,8 +61,18 @@ typedef struct PipelineGuard
 	MemoryContext context;
 } PipelineGuard;
 
+/*
+ * Large states already moved to huge pages (bs_collapse_huge_pages), so that
+ * each is moved once even when the rows of several groups alternate.
+ */
+#define COLLAPSED_STATES 64
+#define COLLAPSE_THRESHOLD (4 * 1024 * 1024)
+
 typedef struct AggCache
 {
+	const void *collapsed[COLLAPSED_STATES];
+	int			ncollapsed;
+	const bs_bloom *last_state;	/* the state of the previous call */
 	ValueKind	kind;
 	/* the sizing of the (capacity, fpr, scheme) seen last */
 	bool		sized;
@@ -127,6 +137,22 @@ agg_probe(AggCache *cache, int64 capacity, double fpr, uint8 scheme)
 		cache->sized = true;
 	}
 	return &cache->probe;
+}
+
+/*
+ * PostgreSQL copies the state the first call returns into plain 4 kB pages;
+ * a large one is moved to huge pages the first time it is seen again.
+ */
+static void
+collapse_once(AggCache *cache, bs_bloom *state)
+{
+	if (VARSIZE(state) < COLLAPSE_THRESHOLD || cache->ncollapsed == COLLAPSED_STATES)
+		return;
+	for (int i = 0; i < cache->ncollapsed; i++)
+		if (cache->collapsed[i] == state)
+			return;
+	cache->collapsed[cache->ncollapsed++] = state;
+	bs_collapse_huge_pages(state, VARSIZE(state));
 }
 
 /* ---- the pipeline ---- */
@@ -299,6 +325,11 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	if (state->items < PG_UINT64_MAX)
 		state->items++;
 
+	if (unlikely(state != cache->last_state))
+	{
+		collapse_once(cache, state);
+		cache->last_state = state;
+	}
 	if (pipelined)
 	{
 		pipeline_bind(&cache->pipeline, state, aggcontext, probe);

@@ -98,6 +98,34 @@ advise_huge_pages(void *start, Size size)
 #endif
 }
 
+/*
+ * Move an already-touched large value onto transparent huge pages, now
+ * (MADV_COLLAPSE, Linux 6.1+: the kernel copies the aligned interior into
+ * 2 MB pages before returning).  For memory PostgreSQL filled itself, such as
+ * the copy it makes of an aggregate's first state, where advice given before
+ * the first touch is no longer possible.  A few milliseconds for 100 MB,
+ * against one TLB miss per probe saved for the rest of the query; where the
+ * kernel refuses, nothing changes.
+ */
+void
+bs_collapse_huge_pages(void *start, Size size)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25		/* older C library headers lack it */
+#endif
+	const uintptr_t huge = 2 * 1024 * 1024;
+	uintptr_t	first = ((uintptr_t) start + huge - 1) & ~(huge - 1);
+	uintptr_t	last = ((uintptr_t) start + size) & ~(huge - 1);
+
+	if (size >= 2 * huge && last > first)
+	{
+		(void) madvise((void *) first, last - first, MADV_HUGEPAGE);
+		(void) madvise((void *) first, last - first, MADV_COLLAPSE);
+	}
+#endif
+}
+
 bs_bloom *
 bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits, uint32 hashes,
 			   uint64 seed)

@@ -23,6 +23,7 @@ typedef enum BsSource
 pg_attribute_noreturn() void bs_report(const bs_error *err, BsSource source);
 
 /* A zeroed, empty filter of the scheme, m bits and k hashes in the given context. */
+void		bs_collapse_huge_pages(void *start, Size size);
 bs_bloom   *bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits,
 						   uint32 hashes, uint64 seed);
 
