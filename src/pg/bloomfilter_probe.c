@@ -51,6 +51,7 @@ typedef struct ProbeCache
 	CachedFilter stored[CACHED_FILTERS];
 	Size		stored_bytes;
 	uint64		uses;
+	CachedFilter *last_hit;		/* checked first: most calls repeat it */
 	/* a large constant or parameter, copied once */
 	Datum		stable_datum;
 	bs_bloom   *stable_copy;
@@ -129,6 +130,7 @@ find_stored(ProbeCache *cache, const struct varlena *raw, Size raw_size, uint32 
 			memcmp(entry->raw, raw, raw_size) == 0)
 		{
 			entry->last_use = ++cache->uses;
+			cache->last_hit = entry;
 			return entry->filter;
 		}
 	}
@@ -173,6 +175,7 @@ remember_stored(FunctionCallInfo fcinfo, ProbeCache *cache,
 	slot->filter = filter;
 	slot->last_use = ++cache->uses;
 	cache->stored_bytes += VARSIZE(filter);
+	cache->last_hit = slot;
 }
 
 /*
@@ -222,6 +225,14 @@ cached_filter_arg(FunctionCallInfo fcinfo, int arg, ProbeCache *cache)
 		return filter;
 	}
 
+	/* the filter of the previous call, recognised without hashing */
+	if (cache->last_hit != NULL && cache->last_hit->raw != NULL &&
+		cache->last_hit->raw_size == raw_size &&
+		memcmp(cache->last_hit->raw, raw, raw_size) == 0)
+	{
+		cache->last_hit->last_use = ++cache->uses;
+		return cache->last_hit->filter;
+	}
 	raw_hash = hash_bytes((const unsigned char *) raw, (int) raw_size);
 	if ((filter = find_stored(cache, raw, raw_size, raw_hash)) != NULL)
 		return filter;
