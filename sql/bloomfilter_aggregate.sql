@@ -114,7 +114,15 @@ SET max_parallel_workers_per_gather = 0;
 CREATE TABLE agg_serial AS
 SELECT 'all ids' AS what, NULL::int AS g, bloom_agg(id, 300000) AS f FROM agg_big
 UNION ALL SELECT 'all text', NULL, bloom_agg(s, 300000, 0.001) FROM agg_big
-UNION ALL SELECT 'per group', g, bloom_agg(id, 100000) FROM agg_big GROUP BY g;
+UNION ALL SELECT 'per group', g, bloom_agg(id, 100000) FROM agg_big GROUP BY g
+-- about 6 MB: large enough for the aggregate to move its state onto huge pages
+UNION ALL SELECT 'large', NULL, bloom_agg(id, 5000000) FROM agg_big;
+-- The plain aggregate (which queues values behind prefetches) and the window
+-- aggregate (which adds each value at once) give the same large filter.
+SELECT (bloom_info(a.f)).bytes > 4 * 1024 * 1024 AS large,
+	(SELECT bloom_agg(id, 5000000) OVER () FROM agg_big LIMIT 1)::bytea = a.f::bytea AS window_identical,
+	(SELECT bool_and(a.f @> id) FROM agg_big) AS all_members_found
+FROM agg_serial a WHERE what = 'large';
 
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
@@ -130,6 +138,9 @@ SELECT * FROM agg_is_parallel(:'q2');
 :q2;
 SELECT * FROM agg_is_parallel(:'q3');
 :q3;
+\set q4 'SELECT bloom_agg(id, 5000000)::bytea = (SELECT f::bytea FROM agg_serial WHERE what = ''large'') AS identical FROM agg_big'
+SELECT * FROM agg_is_parallel(:'q4');
+:q4;
 RESET ALL;
 
 -- Every aggregate declares the size of a typical state for the planner's
