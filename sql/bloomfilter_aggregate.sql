@@ -40,31 +40,50 @@ BEGIN
 	RETURN plan;
 END $$;
 
--- The transition function prefetches and sets a value's bits a few rows
--- later; the final function sets the rest.  Every group size around the
--- pipeline's depth, a rescanned aggregate (correlated subquery), interleaved
--- hash groups and grouping sets all give exactly the union of one-value
--- filters.
-SELECT bool_and((SELECT bloom_agg(i, 100) FROM generate_series(1, n) i) =
-                (SELECT bloom_union_agg(bloom_add(bloom_create(100), i)) FROM generate_series(1, n) i)) AS all_sizes_exact
-FROM generate_series(1, 40) n;
+-- A large state (1 MB and more) pipelines: the transition function
+-- prefetches a value's lines and sets its bits a few rows later, and the
+-- state flattens itself, setting the rest, whenever its bytes are needed.
+-- Every group size around the pipeline's depth, a rescanned aggregate
+-- (correlated subquery), interleaved hash groups, spilled hash groups and
+-- grouping sets all give exactly the union of one-value filters.
+SELECT (bloom_info(bloom_create(1000000))).bytes >= 1024 * 1024 AS pipelined_size;
+SELECT bool_and((SELECT bloom_agg(i, 1000000) FROM generate_series(1, n) i) =
+                (SELECT bloom_union_agg(bloom_add(bloom_create(1000000), i)) FROM generate_series(1, n) i)) AS all_sizes_exact
+FROM generate_series(1, 20) n;
 SET enable_sort = off;
 SELECT count(*) AS groups, bool_and(a.f = b.f) AS interleaved_groups_exact
-FROM (SELECT i % 97 AS g, bloom_agg(i, 1000) AS f FROM generate_series(1, 20000) i GROUP BY 1) a
-JOIN (SELECT i % 97 AS g, bloom_union_agg(bloom_add(bloom_create(1000), i)) AS f FROM generate_series(1, 20000) i GROUP BY 1) b USING (g);
+FROM (SELECT i % 5 AS g, bloom_agg(i, 1000000) AS f FROM generate_series(1, 300) i GROUP BY 1) a
+JOIN (SELECT i % 5 AS g, bloom_union_agg(bloom_add(bloom_create(1000000), i)) AS f FROM generate_series(1, 300) i GROUP BY 1) b USING (g);
 -- ... also when the hash table spills to disk and is rebuilt in batches.
-SET work_mem = '64kB';
+SET work_mem = '2MB';
 SELECT count(*) AS groups, bool_and(a.f = b.f) AS spilled_groups_exact
-FROM (SELECT i % 2000 AS g, bloom_agg(i, 1000) AS f FROM generate_series(1, 20000) i GROUP BY 1) a
-JOIN (SELECT i % 2000 AS g, bloom_union_agg(bloom_add(bloom_create(1000), i)) AS f FROM generate_series(1, 20000) i GROUP BY 1) b USING (g);
-SELECT agg_plan('SELECT i % 2000, bloom_agg(i, 1000) FROM generate_series(1, 20000) i GROUP BY 1')::text ~ '"HashAgg Batches": ([2-9]|[1-9][0-9])' AS spilled;
+FROM (SELECT i % 8 AS g, bloom_agg(i, 1000000) AS f FROM generate_series(1, 320) i GROUP BY 1) a
+JOIN (SELECT i % 8 AS g, bloom_union_agg(bloom_add(bloom_create(1000000), i)) AS f FROM generate_series(1, 320) i GROUP BY 1) b USING (g);
+SELECT agg_plan('SELECT i % 8, bloom_agg(i, 1000000) FROM generate_series(1, 320) i GROUP BY 1')::text ~ '"HashAgg Batches": ([2-9]|[1-9][0-9])' AS spilled;
 RESET work_mem;
 RESET enable_sort;
 SELECT count(*) AS grouping_sets, bool_and(s.f = d.f) AS grouping_sets_exact
-FROM (SELECT i % 3 AS a, i % 5 AS b, bloom_agg(i, 5000) AS f FROM generate_series(1, 3000) i
+FROM (SELECT i % 3 AS a, i % 5 AS b, bloom_agg(i, 1000000) AS f FROM generate_series(1, 300) i
       GROUP BY GROUPING SETS ((1), (2), ())) s
-JOIN LATERAL (SELECT bloom_agg(i, 5000) AS f FROM generate_series(1, 3000) i
+JOIN LATERAL (SELECT bloom_union_agg(bloom_add(bloom_create(1000000), i)) AS f FROM generate_series(1, 300) i
               WHERE (s.a IS NULL OR i % 3 = s.a) AND (s.b IS NULL OR i % 5 = s.b)) d ON true;
+-- Small states are updated at once; the same cases hold for them.
+SELECT bool_and((SELECT bloom_agg(i, 100) FROM generate_series(1, n) i) =
+                (SELECT bloom_union_agg(bloom_add(bloom_create(100), i)) FROM generate_series(1, n) i)) AS small_sizes_exact
+FROM generate_series(1, 20) n;
+-- Without our final function (as a partial aggregation or a distributed
+-- engine's worker uses the transition function), the state that comes out,
+-- and its text form, still hold every value.
+CREATE AGGREGATE bloom_agg_unfinished(anyelement, bigint, float8) (
+	SFUNC = bloom_agg_trans, STYPE = bloomfilter);
+SELECT u = b AS unfinished_identical, u::text::bloomfilter = b AS via_text_identical,
+	(bloom_info(u)).items_added AS items
+FROM (SELECT bloom_agg_unfinished(i, 1000000, 0.01) AS u, bloom_agg(i, 1000000, 0.01) AS b
+      FROM generate_series(1, 1003) i) s;
+SELECT bool_and(f @> i) AS unfinished_finds_all
+FROM (SELECT bloom_agg_unfinished(i, 1000000, 0.01) AS f FROM generate_series(1, 1003) i) s,
+	generate_series(1, 1003) i;
+DROP AGGREGATE bloom_agg_unfinished(anyelement, bigint, float8);
 
 -- As a window function, each row sees the filter of the rows so far.
 SELECT day, (bloom_info(bloom_agg(user_id, 100) OVER (ORDER BY day))).items_added
@@ -115,10 +134,10 @@ CREATE TABLE agg_serial AS
 SELECT 'all ids' AS what, NULL::int AS g, bloom_agg(id, 300000) AS f FROM agg_big
 UNION ALL SELECT 'all text', NULL, bloom_agg(s, 300000, 0.001) FROM agg_big
 UNION ALL SELECT 'per group', g, bloom_agg(id, 100000) FROM agg_big GROUP BY g
--- about 6 MB: large enough for the aggregate to move its state onto huge pages
+-- about 6 MB: a pipelined state on huge pages
 UNION ALL SELECT 'large', NULL, bloom_agg(id, 5000000) FROM agg_big;
--- The plain aggregate (which queues values behind prefetches) and the window
--- aggregate (which adds each value at once) give the same large filter.
+-- The plain aggregate (one flush, by the final function) and the window
+-- aggregate (flushed for every row it outputs) give the same large filter.
 SELECT (bloom_info(a.f)).bytes > 4 * 1024 * 1024 AS large,
 	(SELECT bloom_agg(id, 5000000) OVER () FROM agg_big LIMIT 1)::bytea = a.f::bytea AS window_identical,
 	(SELECT bool_and(a.f @> id) FROM agg_big) AS all_members_found

@@ -168,8 +168,9 @@ void		bs_independent_positions(const bs_probe *probe, const void *data,
  * Prefetch, for writing, the cache lines of a located value's bits.  Always
  * inlined: GCC otherwise judges a function made of prefetches "pure" and
  * drops the calls it does not inline, which silently disabled bloom_agg's
- * prefetch pipeline.  A block straddles two cache lines (the header is 40
- * bytes), so both are fetched.
+ * prefetch pipeline.  A block is one cache line when the bit array is
+ * line-aligned (bs_bloom_alloc_aligned), two otherwise (the header is 40
+ * bytes), and then both are fetched.
  */
 #if defined(__GNUC__)
 __attribute__((always_inline))
@@ -183,8 +184,11 @@ bs_probe_prefetch(const bs_bloom *filter, const bs_probe *probe, uint64_t first,
 
 	if (probe->scheme == BS_SCHEME_BLOCKED)
 	{
-		__builtin_prefetch(&filter->words[first * BS_BLOCK_WORDS], 1, 3);
-		__builtin_prefetch(&filter->words[first * BS_BLOCK_WORDS + BS_BLOCK_WORDS - 1], 1, 3);
+		const uint64_t *block = &filter->words[first * BS_BLOCK_WORDS];
+
+		__builtin_prefetch(block, 1, 3);
+		if (((uintptr_t) block & 63) != 0)
+			__builtin_prefetch(block + BS_BLOCK_WORDS - 1, 1, 3);
 		return;
 	}
 	if (probe->scheme != BS_SCHEME_DOUBLE)

@@ -10,18 +10,28 @@
  * rows in one pass, because OR is order-independent and item counts add up.
  *
  * Setting k bits of a large filter costs k cache misses per row, and inside
- * the executor one row's misses cannot overlap the next row's.  So in a plain
- * (non-partial) aggregation the transition function pipelines: it hashes the
- * value, prefetches the lines its bits live on, and sets the bits of the
- * value that arrived PIPELINE_DEPTH rows earlier, whose lines have arrived by
- * then.  The final function sets the bits still in flight.  (The pipeline
- * starts on the second row: the first row's result is copied by PostgreSQL,
- * so only from then on does the state stay at one address.)  Partial
- * aggregation (parallel workers) and window aggregation hand the state on
- * without a final function, so there every value is applied at once.  A
- * memory-context callback forgets pending values if the state's context is
- * reset first (a rescan or an error), so they are never written to freed
- * memory.
+ * the executor one row's misses cannot overlap the next row's.  So a large
+ * state pipelines: the transition function hashes the value, prefetches the
+ * lines its bits live on, and sets the bits of the value that arrived
+ * PIPELINE_DEPTH rows earlier, whose lines have arrived by then.
+ *
+ * The values in flight must reach the bits before anyone reads the state, and
+ * not everyone who reads it calls our final function: a partial aggregation
+ * (parallel workers) ships the state as it is, and a distributed engine's
+ * worker wrapper (Citus) prints it with the type's output function.  So a
+ * large state is a PostgreSQL "expanded object" of type bloomfilter
+ * (utils/expandeddatum.h): the flat filter plus its ring of pending values.
+ * PostgreSQL keeps it as the aggregate's state without copying it (its
+ * memory context is a child of the aggregate context), and whatever needs the
+ * value's bytes (a tuple, a copy, detoasting for the output function) asks
+ * the object to flatten itself, which first sets the pending bits.  The ring
+ * thus lives and dies with the state: a reset or an error frees both.
+ *
+ * The flat filter inside the object has its bit array on a cache-line
+ * boundary (a block of the blocked scheme is then one line) and, when large,
+ * on 2 MB huge pages from the first touch.  Small filters (below
+ * PIPELINE_MIN_BYTES, which the caches hold) are plain flat states, updated
+ * at once.
  */
 #include "bloomsketch.h"
 
@@ -29,12 +39,15 @@
 
 #include "executor/nodeAgg.h"
 #include "nodes/execnodes.h"
+#include "utils/expandeddatum.h"
 #include "utils/memutils.h"
 
 /* The fixed seed of aggregate-built filters: equal SQL gives equal filters. */
 #define BLOOM_AGG_SEED 0
 #define BLOOM_AGG_DEFAULT_FPR 0.01
 #define PIPELINE_DEPTH 8			/* a power of two */
+/* Filters at least this large pipeline (smaller ones stay in the caches). */
+#define PIPELINE_MIN_BYTES (1024 * 1024)
 
 typedef struct PendingValue
 {
@@ -42,37 +55,20 @@ typedef struct PendingValue
 	uint64		step;
 } PendingValue;
 
-/* Values located and prefetched, waiting to set their bits in `target`. */
-typedef struct AddPipeline
+/* A large bloom_agg state: an expanded object holding the flat filter. */
+typedef struct PipelinedState
 {
-	bs_bloom   *target;			/* NULL when nothing is pending */
-	MemoryContext context;		/* where target lives */
-	bs_probe	probe;			/* target's probing constants */
+	ExpandedObjectHeader header;
+	bs_bloom   *filter;			/* the flat value (bs_bloom_alloc_aligned) */
+	bs_probe	probe;			/* its probing constants */
 	uint32		head;			/* index of the oldest pending value */
-	uint32		count;
+	uint32		count;			/* values located and prefetched, bits not set */
 	PendingValue ring[PIPELINE_DEPTH];
-} AddPipeline;
+} PipelinedState;
 
-/* Registered in the state's context: forget pending values if it is reset. */
-typedef struct PipelineGuard
-{
-	MemoryContextCallback callback;
-	AddPipeline *pipeline;
-	MemoryContext context;
-} PipelineGuard;
-
-/*
- * Large states already moved to huge pages (bs_collapse_huge_pages), so that
- * each is moved once even when the rows of several groups alternate.
- */
-#define COLLAPSED_STATES 64
-#define COLLAPSE_THRESHOLD (4 * 1024 * 1024)
-
+/* What the transition function remembers between calls of one call site. */
 typedef struct AggCache
 {
-	const void *collapsed[COLLAPSED_STATES];
-	int			ncollapsed;
-	const bs_bloom *last_state;	/* the state of the previous call */
 	ValueKind	kind;
 	/* the sizing of the (capacity, fpr, scheme) seen last */
 	bool		sized;
@@ -81,7 +77,6 @@ typedef struct AggCache
 	uint8		scheme;
 	char		scheme_name[NAMEDATALEN];	/* as given, for a cheap check */
 	bs_probe	probe;
-	AddPipeline pipeline;
 } AggCache;
 
 static AggCache *
@@ -139,94 +134,121 @@ agg_probe(AggCache *cache, int64 capacity, double fpr, uint8 scheme)
 	return &cache->probe;
 }
 
-/*
- * PostgreSQL copies the state the first call returns into plain 4 kB pages;
- * a large one is moved to huge pages the first time it is seen again.
- */
-static void
-collapse_once(AggCache *cache, bs_bloom *state)
-{
-	if (VARSIZE(state) < COLLAPSE_THRESHOLD || cache->ncollapsed == COLLAPSED_STATES)
-		return;
-	for (int i = 0; i < cache->ncollapsed; i++)
-		if (cache->collapsed[i] == state)
-			return;
-	cache->collapsed[cache->ncollapsed++] = state;
-	bs_collapse_huge_pages(state, VARSIZE(state));
-}
+/* ---- the pipelined state ---- */
 
-/* ---- the pipeline ---- */
-
+/* Set the bits of every value still in flight. */
 static void
-pipeline_flush(AddPipeline *pipeline)
+pipeline_flush(PipelinedState *state)
 {
-	for (; pipeline->count > 0; pipeline->count--)
+	for (; state->count > 0; state->count--)
 	{
-		PendingValue *v = &pipeline->ring[pipeline->head];
+		PendingValue *v = &state->ring[state->head];
 
-		bs_probe_set(pipeline->target, &pipeline->probe, v->first, v->step);
-		pipeline->head = (pipeline->head + 1) & (PIPELINE_DEPTH - 1);
+		bs_probe_set(state->filter, &state->probe, v->first, v->step);
+		state->head = (state->head + 1) & (PIPELINE_DEPTH - 1);
 	}
-}
-
-static void
-pipeline_forget(void *arg)
-{
-	PipelineGuard *guard = (PipelineGuard *) arg;
-
-	if (guard->pipeline->context == guard->context)
-	{
-		guard->pipeline->target = NULL;
-		guard->pipeline->context = NULL;
-		guard->pipeline->count = 0;
-	}
-}
-
-/* Direct the pipeline at `state`, first setting the bits pending for another. */
-static void
-pipeline_bind(AddPipeline *pipeline, bs_bloom *state, MemoryContext context,
-			  const bs_probe *probe)
-{
-	if (pipeline->target == state)
-		return;
-	if (pipeline->target != NULL)
-		pipeline_flush(pipeline);
-	if (pipeline->context != context)
-	{
-		PipelineGuard *guard = MemoryContextAlloc(context, sizeof(PipelineGuard));
-
-		guard->pipeline = pipeline;
-		guard->context = context;
-		guard->callback.func = pipeline_forget;
-		guard->callback.arg = guard;
-		MemoryContextRegisterResetCallback(context, &guard->callback);
-		pipeline->context = context;
-	}
-	pipeline->target = state;
-	pipeline->probe = *probe;
-	pipeline->head = 0;
-	pipeline->count = 0;
 }
 
 /* Queue a located value; set the bits of the oldest one once the ring is full. */
-static void
-pipeline_push(AddPipeline *pipeline, uint64 first, uint64 step)
+static inline void
+pipeline_push(PipelinedState *state, uint64 first, uint64 step)
 {
 	uint32		slot;
 
-	bs_probe_prefetch(pipeline->target, &pipeline->probe, first, step);
-	if (pipeline->count == PIPELINE_DEPTH)
+	bs_probe_prefetch(state->filter, &state->probe, first, step);
+	if (state->count == PIPELINE_DEPTH)
 	{
-		PendingValue *oldest = &pipeline->ring[pipeline->head];
+		PendingValue *oldest = &state->ring[state->head];
 
-		bs_probe_set(pipeline->target, &pipeline->probe, oldest->first, oldest->step);
-		pipeline->head = (pipeline->head + 1) & (PIPELINE_DEPTH - 1);
-		pipeline->count--;
+		bs_probe_set(state->filter, &state->probe, oldest->first, oldest->step);
+		state->head = (state->head + 1) & (PIPELINE_DEPTH - 1);
+		state->count--;
 	}
-	slot = (pipeline->head + pipeline->count) & (PIPELINE_DEPTH - 1);
-	pipeline->ring[slot].first = first;
-	pipeline->ring[slot].step = step;
-	pipeline->count++;
+	slot = (state->head + state->count) & (PIPELINE_DEPTH - 1);
+	state->ring[slot].first = first;
+	state->ring[slot].step = step;
+	state->count++;
+}
+
+/* Expanded-object method: the flat size, once the pending bits are set. */
+static Size
+pipelined_flat_size(ExpandedObjectHeader *header)
+{
+	PipelinedState *state = (PipelinedState *) header;
+
+	pipeline_flush(state);
+	return VARSIZE(state->filter);
+}
+
+/* Expanded-object method: the flat bytes, once the pending bits are set. */
+static void
+pipelined_flatten_into(ExpandedObjectHeader *header, void *result, Size allocated_size)
+{
+	PipelinedState *state = (PipelinedState *) header;
+
+	pipeline_flush(state);
+	if (allocated_size != VARSIZE(state->filter))
+		elog(ERROR, "bloom_agg state flattened into %zu bytes instead of %u",
+			 allocated_size, VARSIZE(state->filter));
+	memcpy(result, state->filter, allocated_size);
+}
+
+static const ExpandedObjectMethods pipelined_methods = {
+	pipelined_flat_size,
+	pipelined_flatten_into
+};
+
+/* Our pipelined state behind a datum, or NULL for a flat (or foreign) value. */
+static PipelinedState *
+pipelined_state(Datum datum)
+{
+	ExpandedObjectHeader *header;
+
+	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(datum)))
+		return NULL;
+	header = DatumGetEOHP(datum);
+	return header->eoh_methods == &pipelined_methods ? (PipelinedState *) header : NULL;
+}
+
+/*
+ * A new, empty pipelined state in its own context under the aggregate's,
+ * where PostgreSQL adopts it as the group's state without copying it.
+ */
+static PipelinedState *
+pipelined_create(MemoryContext aggcontext, const bs_probe *probe)
+{
+	MemoryContext context = AllocSetContextCreate(aggcontext, "bloom_agg state",
+												  ALLOCSET_SMALL_SIZES);
+	PipelinedState *state = MemoryContextAllocZero(context, sizeof(PipelinedState));
+
+	EOH_init_header(&state->header, &pipelined_methods, context);
+	state->filter = bs_bloom_alloc_aligned(context, probe->scheme, probe->bits,
+										   probe->hashes, BLOOM_AGG_SEED);
+	state->probe = *probe;
+	return state;
+}
+
+/* True when filters of this shape are worth pipelining. */
+static bool
+pipeline_worthwhile(const bs_probe *probe)
+{
+	return (probe->scheme == BS_SCHEME_DOUBLE || probe->scheme == BS_SCHEME_BLOCKED) &&
+		bs_bloom_total_bytes(probe->bits) >= PIPELINE_MIN_BYTES;
+}
+
+pg_attribute_noreturn() static void
+shape_mismatch_error(const bs_bloom *state, const AggCache *cache, const bs_probe *probe)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("bloom_agg capacity, false-positive rate and scheme must be the same on every row of a group"),
+			 errdetail("The group's filter is %s with m = %llu bits and k = %u; capacity %lld at rate %g asks for %s with m = %llu and k = %u.",
+					   bs_scheme_name(state->scheme),
+					   (unsigned long long) state->bits, state->hashes,
+					   (long long) cache->capacity, cache->fpr,
+					   bs_scheme_name(probe->scheme),
+					   (unsigned long long) probe->bits, probe->hashes),
+			 errhint("Pass constants, not columns, as capacity, rate and scheme.")));
 }
 
 PG_FUNCTION_INFO_V1(bloom_agg_trans);
@@ -237,25 +259,19 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	MemoryContext aggcontext;
 	AggCache   *cache;
 	const bs_probe *probe;
+	PipelinedState *pipelined = NULL;
 	bs_bloom   *state;
+	Datum		result;
 	CanonicalBytes bytes;
 	double		fpr = BLOOM_AGG_DEFAULT_FPR;
 	uint8		scheme = BS_SCHEME_DOUBLE;
 	uint64		first;
 	uint64		step;
-	bool		pipelined;
 
 	/* AggCheckCallContext, inline for the common case of an Agg node */
 	if (likely(fcinfo->context != NULL && IsA(fcinfo->context, AggState)))
-	{
-		AggState   *aggstate = (AggState *) fcinfo->context;
-
-		aggcontext = aggstate->curaggcontext->ecxt_per_tuple_memory;
-		pipelined = !DO_AGGSPLIT_SKIPFINAL(aggstate->aggsplit);
-	}
-	else if (AggCheckCallContext(fcinfo, &aggcontext))
-		pipelined = false;		/* a window aggregate: no final function */
-	else
+		aggcontext = ((AggState *) fcinfo->context)->curaggcontext->ecxt_per_tuple_memory;
+	else if (!AggCheckCallContext(fcinfo, &aggcontext))
 		elog(ERROR, "bloom_agg_trans called in non-aggregate context");
 
 	if (PG_ARGISNULL(1))
@@ -280,36 +296,42 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0))
 	{
-		/*
-		 * A new state: PostgreSQL copies whatever the first call returns into
-		 * the aggregate context (the pointer differs from the NULL it had),
-		 * so build it in the per-row context, which is reset after the copy,
-		 * and set its first value's bits at once.
-		 */
-		state = bs_bloom_alloc(CurrentMemoryContext, probe->scheme, probe->bits,
-							   probe->hashes, BLOOM_AGG_SEED);
-		adopt_family(state, &cache->kind);
-		canonical_bytes(&cache->kind, PG_GETARG_DATUM(1), &bytes);
-		bs_bloom_add(state, probe, bytes.data, bytes.length);
-		canonical_release(&bytes);
-		PG_RETURN_POINTER(state);
+		if (pipeline_worthwhile(probe))
+		{
+			pipelined = pipelined_create(aggcontext, probe);
+			state = pipelined->filter;
+			result = EOHPGetRWDatum(&pipelined->header);
+		}
+		else
+		{
+			/*
+			 * A small state: PostgreSQL copies whatever the first call
+			 * returns into the aggregate context, so build it in the per-row
+			 * context, which is reset after the copy.
+			 */
+			state = bs_bloom_alloc(CurrentMemoryContext, probe->scheme, probe->bits,
+								   probe->hashes, BLOOM_AGG_SEED);
+			result = PointerGetDatum(state);
+		}
+	}
+	else if ((pipelined = pipelined_state(PG_GETARG_DATUM(0))) != NULL)
+	{
+		state = pipelined->filter;
+		result = PG_GETARG_DATUM(0);
 	}
 	else
 	{
-		state = DatumGetBloomP(PG_GETARG_DATUM(0));
-		if (state->bits != probe->bits || state->hashes != probe->hashes ||
-			state->scheme != probe->scheme)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("bloom_agg capacity, false-positive rate and scheme must be the same on every row of a group"),
-					 errdetail("The group's filter is %s with m = %llu bits and k = %u; capacity %lld at rate %g asks for %s with m = %llu and k = %u.",
-							   bs_scheme_name(state->scheme),
-							   (unsigned long long) state->bits, state->hashes,
-							   (long long) cache->capacity, cache->fpr,
-							   bs_scheme_name(probe->scheme),
-							   (unsigned long long) probe->bits, probe->hashes),
-					 errhint("Pass constants, not columns, as capacity, rate and scheme.")));
+		/*
+		 * A flat state, updated in place; a TOASTed or foreign expanded one
+		 * (never passed by PostgreSQL itself) is detoasted into a copy, which
+		 * the caller then keeps.
+		 */
+		state = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+		result = PointerGetDatum(state);
 	}
+	if (state->bits != probe->bits || state->hashes != probe->hashes ||
+		state->scheme != probe->scheme)
+		shape_mismatch_error(state, cache, probe);
 
 	adopt_family(state, &cache->kind);
 	canonical_bytes(&cache->kind, PG_GETARG_DATUM(1), &bytes);
@@ -318,47 +340,24 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 		/* the independent scheme hashes k times: nothing to pipeline */
 		bs_bloom_add(state, probe, bytes.data, bytes.length);
 		canonical_release(&bytes);
-		PG_RETURN_POINTER(state);
+		PG_RETURN_DATUM(result);
 	}
 	bs_probe_locate(probe, bytes.data, bytes.length, &first, &step);
 	canonical_release(&bytes);
 	if (state->items < PG_UINT64_MAX)
 		state->items++;
-
-	if (unlikely(state != cache->last_state))
-	{
-		collapse_once(cache, state);
-		cache->last_state = state;
-	}
-	if (pipelined)
-	{
-		pipeline_bind(&cache->pipeline, state, aggcontext, probe);
-		pipeline_push(&cache->pipeline, first, step);
-	}
+	if (pipelined != NULL)
+		pipeline_push(pipelined, first, step);
 	else
 		bs_probe_set(state, probe, first, step);
-	PG_RETURN_POINTER(state);
+	PG_RETURN_DATUM(result);
 }
 
 PG_FUNCTION_INFO_V1(bloom_agg_final);
-/* bloom_agg final: set the bits still pending in the pipeline; returns the filter. */
+/* bloom_agg final: the filter, flat, with the bits still in flight set. */
 Datum
 bloom_agg_final(PG_FUNCTION_ARGS)
 {
-	bs_bloom   *state = DatumGetBloomP(PG_GETARG_DATUM(0));
-	AggState   *aggstate = (AggState *) fcinfo->context;
-
-	if (aggstate != NULL && IsA(aggstate, AggState))
-	{
-		for (int i = 0; i < aggstate->numtrans; i++)
-		{
-			FmgrInfo   *transfn = &aggstate->pertrans[i].transfn;
-			AggCache   *cache = (AggCache *) transfn->fn_extra;
-
-			if (transfn->fn_addr == bloom_agg_trans && cache != NULL &&
-				cache->pipeline.target == state)
-				pipeline_flush(&cache->pipeline);
-		}
-	}
-	PG_RETURN_POINTER(state);
+	/* detoasting flattens a pipelined state (pipelined_flatten_into) */
+	PG_RETURN_POINTER(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 }

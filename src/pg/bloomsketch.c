@@ -98,34 +98,6 @@ advise_huge_pages(void *start, Size size)
 #endif
 }
 
-/*
- * Move an already-touched large value onto transparent huge pages, now
- * (MADV_COLLAPSE, Linux 6.1+: the kernel copies the aligned interior into
- * 2 MB pages before returning).  For memory PostgreSQL filled itself, such as
- * the copy it makes of an aggregate's first state, where advice given before
- * the first touch is no longer possible.  A few milliseconds for 100 MB,
- * against one TLB miss per probe saved for the rest of the query; where the
- * kernel refuses, nothing changes.
- */
-void
-bs_collapse_huge_pages(void *start, Size size)
-{
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-#ifndef MADV_COLLAPSE
-#define MADV_COLLAPSE 25		/* older C library headers lack it */
-#endif
-	const uintptr_t huge = 2 * 1024 * 1024;
-	uintptr_t	first = ((uintptr_t) start + huge - 1) & ~(huge - 1);
-	uintptr_t	last = ((uintptr_t) start + size) & ~(huge - 1);
-
-	if (size >= 2 * huge && last > first)
-	{
-		(void) madvise((void *) first, last - first, MADV_HUGEPAGE);
-		(void) madvise((void *) first, last - first, MADV_COLLAPSE);
-	}
-#endif
-}
-
 bs_bloom *
 bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits, uint32 hashes,
 			   uint64 seed)
@@ -138,6 +110,36 @@ bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits, uint32 hashes,
 		elog(ERROR, "bloomfilter of %llu bytes exceeds the allocation limit",
 			 (unsigned long long) size);
 	filter = MemoryContextAlloc(context, (Size) size);
+	advise_huge_pages(filter, (Size) size);
+	memset(filter, 0, (Size) size);
+	SET_VARSIZE(filter, size);
+	bs_bloom_init_scheme(filter, (bs_scheme) scheme, bits, hashes, seed);
+	return filter;
+}
+
+/*
+ * A zeroed, empty filter whose bit array starts on a cache-line boundary, and
+ * for a large filter on a 2 MB boundary, so that a 512-bit block of the
+ * blocked scheme is one cache line and the bits lie on huge pages from the
+ * first word.  The filter sits inside a larger chunk: it lives as long as its
+ * context and must not be pfree'd.
+ */
+bs_bloom *
+bs_bloom_alloc_aligned(MemoryContext context, uint8 scheme, uint64 bits,
+					   uint32 hashes, uint64 seed)
+{
+	uint64		size = bs_bloom_total_bytes(bits);
+	uintptr_t	alignment = size >= 4 * 1024 * 1024 ? 2 * 1024 * 1024 : PG_CACHE_LINE_SIZE;
+	uintptr_t	words;
+	char	   *chunk;
+	bs_bloom   *filter;
+
+	if (size + alignment > MaxAllocSize)
+		elog(ERROR, "bloomfilter of %llu bytes exceeds the allocation limit",
+			 (unsigned long long) size);
+	chunk = MemoryContextAlloc(context, (Size) (size + alignment));
+	words = ((uintptr_t) chunk + offsetof(bs_bloom, words) + alignment - 1) & ~(alignment - 1);
+	filter = (bs_bloom *) (words - offsetof(bs_bloom, words));
 	advise_huge_pages(filter, (Size) size);
 	memset(filter, 0, (Size) size);
 	SET_VARSIZE(filter, size);
