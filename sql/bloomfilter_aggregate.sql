@@ -67,15 +67,40 @@ FROM (SELECT i % 3 AS a, i % 5 AS b, bloom_agg(i, 1000000) AS f FROM generate_se
       GROUP BY GROUPING SETS ((1), (2), ())) s
 JOIN LATERAL (SELECT bloom_union_agg(bloom_add(bloom_create(1000000), i)) AS f FROM generate_series(1, 300) i
               WHERE (s.a IS NULL OR i % 3 = s.a) AND (s.b IS NULL OR i % 5 = s.b)) d ON true;
--- Small states are updated at once; the same cases hold for them.
+-- Small states queue their rows' bits at the call site instead, across
+-- groups, where our final function is sure to run; the same cases hold.
 SELECT bool_and((SELECT bloom_agg(i, 100) FROM generate_series(1, n) i) =
                 (SELECT bloom_union_agg(bloom_add(bloom_create(100), i)) FROM generate_series(1, n) i)) AS small_sizes_exact
 FROM generate_series(1, 20) n;
--- Without our final function (as a partial aggregation or a distributed
--- engine's worker uses the transition function), the state that comes out,
--- and its text form, still hold every value.
+SET enable_sort = off;
+SELECT count(*) AS groups, bool_and(a.f = b.f) AS small_interleaved_groups_exact
+FROM (SELECT i % 97 AS g, bloom_agg(i, 1000) AS f FROM generate_series(1, 20000) i GROUP BY 1) a
+JOIN (SELECT i % 97 AS g, bloom_union_agg(bloom_add(bloom_create(1000), i)) AS f FROM generate_series(1, 20000) i GROUP BY 1) b USING (g);
+SET work_mem = '64kB';
+SELECT count(*) AS groups, bool_and(a.f = b.f) AS small_spilled_groups_exact
+FROM (SELECT i % 2000 AS g, bloom_agg(i, 1000) AS f FROM generate_series(1, 20000) i GROUP BY 1) a
+JOIN (SELECT i % 2000 AS g, bloom_union_agg(bloom_add(bloom_create(1000), i)) AS f FROM generate_series(1, 20000) i GROUP BY 1) b USING (g);
+SELECT agg_plan('SELECT i % 2000, bloom_agg(i, 1000) FROM generate_series(1, 20000) i GROUP BY 1')::text ~ '"HashAgg Batches": ([2-9]|[1-9][0-9])' AS spilled;
+RESET work_mem;
+RESET enable_sort;
+SELECT count(*) AS grouping_sets, bool_and(s.f = d.f) AS small_grouping_sets_exact
+FROM (SELECT i % 3 AS a, i % 5 AS b, bloom_agg(i, 5000) AS f FROM generate_series(1, 3000) i
+      GROUP BY GROUPING SETS ((1), (2), ())) s
+JOIN LATERAL (SELECT bloom_union_agg(bloom_add(bloom_create(5000), i)) AS f FROM generate_series(1, 3000) i
+              WHERE (s.a IS NULL OR i % 3 = s.a) AND (s.b IS NULL OR i % 5 = s.b)) d ON true;
+-- Two aggregates sharing one state, one of them without our final function:
+-- nothing waits at the call site then.
 CREATE AGGREGATE bloom_agg_unfinished(anyelement, bigint, float8) (
 	SFUNC = bloom_agg_trans, STYPE = bloomfilter);
+SELECT u = b AS shared_state_identical, (bloom_info(u)).items_added AS items
+FROM (SELECT bloom_agg_unfinished(i, 1000, 0.01) AS u, bloom_agg(i, 1000, 0.01) AS b
+      FROM generate_series(1, 503) i) s;
+SELECT bool_and(f @> i) AS small_unfinished_finds_all
+FROM (SELECT bloom_agg_unfinished(i, 1000, 0.01) AS f FROM generate_series(1, 503) i) s,
+	generate_series(1, 503) i;
+-- Without our final function (as a partial aggregation or a distributed
+-- engine's worker uses the transition function), a large state that comes
+-- out, and its text form, still hold every value.
 SELECT u = b AS unfinished_identical, u::text::bloomfilter = b AS via_text_identical,
 	(bloom_info(u)).items_added AS items
 FROM (SELECT bloom_agg_unfinished(i, 1000000, 0.01) AS u, bloom_agg(i, 1000000, 0.01) AS b

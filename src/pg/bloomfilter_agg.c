@@ -30,8 +30,9 @@
  * The flat filter inside the object has its bit array on a cache-line
  * boundary (a block of the blocked scheme is then one line) and, when large,
  * on 2 MB huge pages from the first touch.  Small filters (below
- * PIPELINE_MIN_BYTES, which the caches hold) are plain flat states, updated
- * at once.
+ * PIPELINE_MIN_BYTES) are plain flat states; when many of them alternate in
+ * a GROUP BY, their rows wait behind prefetches at the call site instead
+ * (DeferredSet), where that is safe.
  */
 #include "bloomsketch.h"
 
@@ -66,9 +67,37 @@ typedef struct PipelinedState
 	PendingValue ring[PIPELINE_DEPTH];
 } PipelinedState;
 
+/*
+ * Small states gain from one row of look-ahead when the rows of a GROUP BY
+ * alternate between groups (1,000 groups of 12 kB filters do not stay in the
+ * caches): a row's lines are prefetched and its bits set PIPELINE_DEPTH
+ * calls later, or by the final function.  Unlike a large state's queue,
+ * these pending values belong to the call site, not to a state (they may
+ * target several), so they are used only where
+ * our final function surely runs before anything reads the states: when
+ * nodeAgg calls us directly, not for a partial aggregation, and every
+ * aggregate sharing the state finishes with bloom_agg_final
+ * (deferral_allowed).  A reset callback on the states' context forgets the
+ * pending values if the context is reset first (a rescan, an error, the next
+ * group of a sorted aggregation).
+ */
+typedef struct DeferredSet
+{
+	bs_bloom   *state[PIPELINE_DEPTH];	/* the oldest at head */
+	uint64		first[PIPELINE_DEPTH];
+	uint64		step[PIPELINE_DEPTH];
+	uint32		head;
+	uint32		count;
+	bs_probe	probe;			/* the shape of every pending value */
+} DeferredSet;
+
 /* What the transition function remembers between calls of one call site. */
 typedef struct AggCache
 {
+	int8		defer;			/* deferral allowed: -1 not decided yet, 0, 1 */
+	MemoryContext watched;		/* the context whose reset forgets `deferred` */
+	MemoryContextCallback forget;
+	DeferredSet deferred;
 	ValueKind	kind;
 	/* the sizing of the (capacity, fpr, scheme) seen last */
 	bool		sized;
@@ -87,6 +116,7 @@ agg_cache(FunctionCallInfo fcinfo)
 	if (cache == NULL)
 	{
 		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(AggCache));
+		cache->defer = -1;
 		value_kind_init(&cache->kind, get_fn_expr_argtype(fcinfo->flinfo, 1),
 						fcinfo->flinfo->fn_mcxt);
 		fcinfo->flinfo->fn_extra = cache;
@@ -236,6 +266,115 @@ pipeline_worthwhile(const bs_probe *probe)
 		bs_bloom_total_bytes(probe->bits) >= PIPELINE_MIN_BYTES;
 }
 
+/* ---- the deferred bit set of small states ---- */
+
+Datum		bloom_agg_final(PG_FUNCTION_ARGS);	/* recognised in deferral_allowed */
+
+/* Set the bits of every value still pending. */
+static void
+deferred_flush(AggCache *cache)
+{
+	DeferredSet *d = &cache->deferred;
+
+	for (; d->count > 0; d->count--)
+	{
+		bs_probe_set(d->state[d->head], &d->probe, d->first[d->head], d->step[d->head]);
+		d->head = (d->head + 1) & (PIPELINE_DEPTH - 1);
+	}
+}
+
+/* Queue a located value of a small state behind its prefetch. */
+static inline void
+deferred_push(AggCache *cache, bs_bloom *state, const bs_probe *probe,
+			  uint64 first, uint64 step)
+{
+	DeferredSet *d = &cache->deferred;
+	uint32		slot;
+
+	if (d->count > 0 && (d->probe.bits != probe->bits || d->probe.hashes != probe->hashes ||
+						 d->probe.scheme != probe->scheme))
+		deferred_flush(cache);
+	if (d->count == 0)
+		d->probe = *probe;
+	bs_probe_prefetch(state, probe, first, step);
+	if (d->count == PIPELINE_DEPTH)
+	{
+		bs_probe_set(d->state[d->head], &d->probe, d->first[d->head], d->step[d->head]);
+		d->head = (d->head + 1) & (PIPELINE_DEPTH - 1);
+		d->count--;
+	}
+	slot = (d->head + d->count) & (PIPELINE_DEPTH - 1);
+	d->state[slot] = state;
+	d->first[slot] = first;
+	d->step[slot] = step;
+	d->count++;
+}
+
+/* Reset callback of the watched context: its states are gone. */
+static void
+deferred_forget(void *arg)
+{
+	AggCache   *cache = (AggCache *) arg;
+
+	cache->deferred.count = 0;
+	cache->watched = NULL;
+}
+
+/*
+ * True when nodeAgg calls this transition function directly, for a plain
+ * (not partial) aggregation, and every aggregate that shares its state
+ * finishes with bloom_agg_final, which sets a pending value's bits.
+ */
+static bool
+deferral_allowed(FunctionCallInfo fcinfo)
+{
+	AggState   *aggstate = (AggState *) fcinfo->context;
+	int			transno = -1;
+	int			finishers = 0;
+
+	if (aggstate == NULL || !IsA(aggstate, AggState) ||
+		DO_AGGSPLIT_SKIPFINAL(aggstate->aggsplit))
+		return false;
+	for (int i = 0; i < aggstate->numtrans; i++)
+		if (&aggstate->pertrans[i].transfn == fcinfo->flinfo)
+			transno = i;
+	if (transno < 0)
+		return false;
+	for (int i = 0; i < aggstate->numaggs; i++)
+	{
+		AggStatePerAgg peragg = &aggstate->peragg[i];
+
+		if (peragg->transno != transno)
+			continue;
+		if (!OidIsValid(peragg->finalfn_oid) || peragg->finalfn.fn_addr != bloom_agg_final)
+			return false;
+		finishers++;
+	}
+	return finishers > 0;
+}
+
+/*
+ * Whether this row's bits may wait for the next call: deferral is allowed
+ * and the state lives in the watched context (watched from the first such
+ * row on; states of another context, as in grouping sets, are set at once).
+ */
+static bool
+may_defer(FunctionCallInfo fcinfo, AggCache *cache, MemoryContext aggcontext)
+{
+	if (cache->defer < 0)
+		cache->defer = deferral_allowed(fcinfo) ? 1 : 0;
+	if (cache->defer == 0)
+		return false;
+	if (cache->watched == NULL)
+	{
+		cache->forget.func = deferred_forget;
+		cache->forget.arg = cache;
+		MemoryContextRegisterResetCallback(aggcontext, &cache->forget);
+		cache->watched = aggcontext;
+	}
+	return cache->watched == aggcontext;
+}
+
 pg_attribute_noreturn() static void
 shape_mismatch_error(const bs_bloom *state, const AggCache *cache, const bs_probe *probe)
 {
@@ -260,6 +399,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	AggCache   *cache;
 	const bs_probe *probe;
 	PipelinedState *pipelined = NULL;
+	bool		in_place = false;	/* a flat state that stays at its address */
 	bs_bloom   *state;
 	Datum		result;
 	CanonicalBytes bytes;
@@ -328,6 +468,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 		 */
 		state = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 		result = PointerGetDatum(state);
+		in_place = result == PG_GETARG_DATUM(0);
 	}
 	if (state->bits != probe->bits || state->hashes != probe->hashes ||
 		state->scheme != probe->scheme)
@@ -348,6 +489,8 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 		state->items++;
 	if (pipelined != NULL)
 		pipeline_push(pipelined, first, step);
+	else if (in_place && may_defer(fcinfo, cache, aggcontext))
+		deferred_push(cache, state, probe, first, step);
 	else
 		bs_probe_set(state, probe, first, step);
 	PG_RETURN_DATUM(result);
@@ -358,6 +501,19 @@ PG_FUNCTION_INFO_V1(bloom_agg_final);
 Datum
 bloom_agg_final(PG_FUNCTION_ARGS)
 {
+	AggState   *aggstate = (AggState *) fcinfo->context;
+
+	/* a small state's deferred value (see DeferredSet) */
+	if (aggstate != NULL && IsA(aggstate, AggState))
+	{
+		for (int i = 0; i < aggstate->numtrans; i++)
+		{
+			FmgrInfo   *transfn = &aggstate->pertrans[i].transfn;
+
+			if (transfn->fn_addr == bloom_agg_trans && transfn->fn_extra != NULL)
+				deferred_flush((AggCache *) transfn->fn_extra);
+		}
+	}
 	/* detoasting flattens a pipelined state (pipelined_flatten_into) */
 	PG_RETURN_POINTER(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 }
