@@ -43,51 +43,52 @@ END $$;
 -- A large state (1 MB and more) pipelines: the transition function
 -- prefetches a value's lines and sets its bits a few rows later, and the
 -- state flattens itself, setting the rest, whenever its bytes are needed.
--- Every group size around the pipeline's depth, a rescanned aggregate
--- (correlated subquery), interleaved hash groups, spilled hash groups and
--- grouping sets all give exactly the union of one-value filters.
-SELECT (bloom_info(bloom_create(1000000))).bytes >= 1024 * 1024 AS pipelined_size;
-SELECT bool_and((SELECT bloom_agg(i, 1000000) FROM generate_series(1, n) i) =
-                (SELECT bloom_union_agg(bloom_add(bloom_create(1000000), i)) FROM generate_series(1, n) i)) AS all_sizes_exact
-FROM generate_series(1, 20) n;
+-- Small states queue their rows' bits at the call site instead, across
+-- groups, where our final function is sure to run.  For both, every group
+-- size around the pipeline's depth, a rescanned aggregate (correlated
+-- subquery), interleaved hash groups, spilled hash groups and grouping sets
+-- give exactly the union of one-value filters.
+SELECT (bloom_info(bloom_create(1000000))).bytes >= 1024 * 1024 AS large_is_pipelined,
+       (bloom_info(bloom_create(5000))).bytes < 1024 * 1024 AS small_is_not;
+-- bloom_agg of 1..n equals the union of one-value filters, for n = 1..sizes
+CREATE FUNCTION agg_sizes_exact(capacity bigint, sizes int) RETURNS boolean
+LANGUAGE sql AS $$
+	SELECT bool_and((SELECT bloom_agg(i, capacity) FROM generate_series(1, n) i) =
+	                (SELECT bloom_union_agg(bloom_add(bloom_create(capacity), i)) FROM generate_series(1, n) i))
+	FROM generate_series(1, sizes) n
+$$;
+-- the same per group, rows 1..total in groups i % groups (hashed: enable_sort off)
+CREATE FUNCTION agg_groups_exact(capacity bigint, groups int, total int, OUT groups_seen bigint, OUT exact boolean)
+LANGUAGE sql AS $$
+	SELECT count(*), bool_and(a.f = b.f)
+	FROM (SELECT i % groups AS g, bloom_agg(i, capacity) AS f FROM generate_series(1, total) i GROUP BY 1) a
+	JOIN (SELECT i % groups AS g, bloom_union_agg(bloom_add(bloom_create(capacity), i)) AS f
+	      FROM generate_series(1, total) i GROUP BY 1) b USING (g)
+$$;
+-- the same for the grouping sets (i % 3), (i % 5) and ()
+CREATE FUNCTION agg_grouping_sets_exact(capacity bigint, total int, OUT sets bigint, OUT exact boolean)
+LANGUAGE sql AS $$
+	SELECT count(*), bool_and(s.f = d.f)
+	FROM (SELECT i % 3 AS a, i % 5 AS b, bloom_agg(i, capacity) AS f FROM generate_series(1, total) i
+	      GROUP BY GROUPING SETS ((1), (2), ())) s
+	JOIN LATERAL (SELECT bloom_union_agg(bloom_add(bloom_create(capacity), i)) AS f FROM generate_series(1, total) i
+	              WHERE (s.a IS NULL OR i % 3 = s.a) AND (s.b IS NULL OR i % 5 = s.b)) d ON true
+$$;
+SELECT agg_sizes_exact(1000000, 20) AS large_sizes_exact, agg_sizes_exact(100, 20) AS small_sizes_exact;
 SET enable_sort = off;
-SELECT count(*) AS groups, bool_and(a.f = b.f) AS interleaved_groups_exact
-FROM (SELECT i % 5 AS g, bloom_agg(i, 1000000) AS f FROM generate_series(1, 300) i GROUP BY 1) a
-JOIN (SELECT i % 5 AS g, bloom_union_agg(bloom_add(bloom_create(1000000), i)) AS f FROM generate_series(1, 300) i GROUP BY 1) b USING (g);
+SELECT 'large' AS states, * FROM agg_groups_exact(1000000, 5, 300)
+UNION ALL SELECT 'small', * FROM agg_groups_exact(1000, 97, 20000);
 -- ... also when the hash table spills to disk and is rebuilt in batches.
 SET work_mem = '2MB';
-SELECT count(*) AS groups, bool_and(a.f = b.f) AS spilled_groups_exact
-FROM (SELECT i % 8 AS g, bloom_agg(i, 1000000) AS f FROM generate_series(1, 320) i GROUP BY 1) a
-JOIN (SELECT i % 8 AS g, bloom_union_agg(bloom_add(bloom_create(1000000), i)) AS f FROM generate_series(1, 320) i GROUP BY 1) b USING (g);
+SELECT * FROM agg_groups_exact(1000000, 8, 320);
 SELECT agg_plan('SELECT i % 8, bloom_agg(i, 1000000) FROM generate_series(1, 320) i GROUP BY 1')::text ~ '"HashAgg Batches": ([2-9]|[1-9][0-9])' AS spilled;
-RESET work_mem;
-RESET enable_sort;
-SELECT count(*) AS grouping_sets, bool_and(s.f = d.f) AS grouping_sets_exact
-FROM (SELECT i % 3 AS a, i % 5 AS b, bloom_agg(i, 1000000) AS f FROM generate_series(1, 300) i
-      GROUP BY GROUPING SETS ((1), (2), ())) s
-JOIN LATERAL (SELECT bloom_union_agg(bloom_add(bloom_create(1000000), i)) AS f FROM generate_series(1, 300) i
-              WHERE (s.a IS NULL OR i % 3 = s.a) AND (s.b IS NULL OR i % 5 = s.b)) d ON true;
--- Small states queue their rows' bits at the call site instead, across
--- groups, where our final function is sure to run; the same cases hold.
-SELECT bool_and((SELECT bloom_agg(i, 100) FROM generate_series(1, n) i) =
-                (SELECT bloom_union_agg(bloom_add(bloom_create(100), i)) FROM generate_series(1, n) i)) AS small_sizes_exact
-FROM generate_series(1, 20) n;
-SET enable_sort = off;
-SELECT count(*) AS groups, bool_and(a.f = b.f) AS small_interleaved_groups_exact
-FROM (SELECT i % 97 AS g, bloom_agg(i, 1000) AS f FROM generate_series(1, 20000) i GROUP BY 1) a
-JOIN (SELECT i % 97 AS g, bloom_union_agg(bloom_add(bloom_create(1000), i)) AS f FROM generate_series(1, 20000) i GROUP BY 1) b USING (g);
 SET work_mem = '64kB';
-SELECT count(*) AS groups, bool_and(a.f = b.f) AS small_spilled_groups_exact
-FROM (SELECT i % 2000 AS g, bloom_agg(i, 1000) AS f FROM generate_series(1, 20000) i GROUP BY 1) a
-JOIN (SELECT i % 2000 AS g, bloom_union_agg(bloom_add(bloom_create(1000), i)) AS f FROM generate_series(1, 20000) i GROUP BY 1) b USING (g);
+SELECT * FROM agg_groups_exact(1000, 2000, 20000);
 SELECT agg_plan('SELECT i % 2000, bloom_agg(i, 1000) FROM generate_series(1, 20000) i GROUP BY 1')::text ~ '"HashAgg Batches": ([2-9]|[1-9][0-9])' AS spilled;
 RESET work_mem;
 RESET enable_sort;
-SELECT count(*) AS grouping_sets, bool_and(s.f = d.f) AS small_grouping_sets_exact
-FROM (SELECT i % 3 AS a, i % 5 AS b, bloom_agg(i, 5000) AS f FROM generate_series(1, 3000) i
-      GROUP BY GROUPING SETS ((1), (2), ())) s
-JOIN LATERAL (SELECT bloom_union_agg(bloom_add(bloom_create(5000), i)) AS f FROM generate_series(1, 3000) i
-              WHERE (s.a IS NULL OR i % 3 = s.a) AND (s.b IS NULL OR i % 5 = s.b)) d ON true;
+SELECT 'large' AS states, * FROM agg_grouping_sets_exact(1000000, 300)
+UNION ALL SELECT 'small', * FROM agg_grouping_sets_exact(5000, 3000);
 -- Two aggregates sharing one state, one of them without our final function:
 -- nothing waits at the call site then.
 CREATE AGGREGATE bloom_agg_unfinished(anyelement, bigint, float8) (
