@@ -24,6 +24,18 @@ else
 	failed=$((failed + 1)); echo "FAILED exact-analysis accuracy tests"; tail -20 "$BS_ROOT/test/analysis.out"
 fi
 
+# PostgreSQL's JIT finds the body of a C function to inline by its symbol's
+# name, so a symbol of ours that the server also exports would be replaced by
+# the server's (it happened with bloom_create: the backend crashed).
+bs_log "no C symbol shared with the server"
+shared=$(comm -12 <(nm -D --defined-only "$PG_BIN/postgres" | awk '{print $3}' | sort -u) \
+	<(nm -D --defined-only "$BS_ROOT/bloomsketch.so" | awk '{print $3}' | sort -u))
+if [ -z "$shared" ]; then
+	passed=$((passed + 1)); echo "ok     no C symbol shared with the server"
+else
+	failed=$((failed + 1)); echo "FAILED symbols the server also exports: $shared"
+fi
+
 bs_start_server
 bs_log "pg_regress suite"
 rm -rf "$BS_ROOT/results"

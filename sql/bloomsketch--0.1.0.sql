@@ -68,10 +68,11 @@ COMMENT ON CAST (bytea AS bloomfilter) IS
 -- Creating, adding, probing, inspecting
 -- ---------------------------------------------------------------------------
 
+-- (C symbol bloomfilter_create: the server has a bloom_create of its own)
 CREATE FUNCTION bloom_create(capacity bigint, fpr float8 DEFAULT 0.01, seed bigint DEFAULT 0,
 	scheme text DEFAULT 'double')
 	RETURNS bloomfilter
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+	AS 'MODULE_PATHNAME', 'bloomfilter_create' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
 COMMENT ON FUNCTION bloom_create(bigint, float8, bigint, text) IS
 	'an empty bloomfilter of the probing scheme (double, double_square, double_cube, partition, independent, blocked), sized for capacity distinct items at false-positive rate fpr';
 

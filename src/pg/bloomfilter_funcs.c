@@ -9,10 +9,18 @@
 
 #include "../core/bs_scheme.h"
 
-PG_FUNCTION_INFO_V1(bloom_create);
+/*
+ * The C symbol is not "bloom_create": the server exports a bloom_create of
+ * its own (src/backend/lib/bloomfilter.c), and PostgreSQL's JIT, looking for
+ * the body of a C function by its symbol's name to inline it, found that one
+ * and inlined it in place of ours: the backend crashed in LLVM whenever a
+ * query costly enough to JIT called bloom_create with a non-constant
+ * argument.  scripts/test.sh checks that no symbol of ours is the server's.
+ */
+PG_FUNCTION_INFO_V1(bloomfilter_create);
 /* bloom_create(capacity, fpr, seed, scheme): an empty filter sized for capacity items at fpr. */
 Datum
-bloom_create(PG_FUNCTION_ARGS)
+bloomfilter_create(PG_FUNCTION_ARGS)
 {
 	int64		capacity = PG_GETARG_INT64(0);
 	double		fpr = PG_GETARG_FLOAT8(1);
