@@ -51,48 +51,44 @@ END $$;
 SELECT (bloom_info(bloom_create(1000000))).bytes >= 1024 * 1024 AS large_is_pipelined,
        (bloom_info(bloom_create(5000))).bytes < 1024 * 1024 AS small_is_not;
 -- bloom_agg of 1..n equals the union of one-value filters, for n = 1..sizes
--- (empty is bloom_create(capacity), passed in: see the JIT note in README.md)
-CREATE FUNCTION agg_sizes_exact(capacity bigint, empty bloomfilter, sizes int) RETURNS boolean
+CREATE FUNCTION agg_sizes_exact(capacity bigint, sizes int) RETURNS boolean
 LANGUAGE sql AS $$
 	SELECT bool_and((SELECT bloom_agg(i, capacity) FROM generate_series(1, n) i) =
-	                (SELECT bloom_union_agg(bloom_add(empty, i)) FROM generate_series(1, n) i))
+	                (SELECT bloom_union_agg(bloom_add(bloom_create(capacity), i)) FROM generate_series(1, n) i))
 	FROM generate_series(1, sizes) n
 $$;
 -- the same per group, rows 1..total in groups i % groups (hashed: enable_sort off)
-CREATE FUNCTION agg_groups_exact(capacity bigint, empty bloomfilter, groups int, total int,
-	OUT groups_seen bigint, OUT exact boolean)
+CREATE FUNCTION agg_groups_exact(capacity bigint, groups int, total int, OUT groups_seen bigint, OUT exact boolean)
 LANGUAGE sql AS $$
 	SELECT count(*), bool_and(a.f = b.f)
 	FROM (SELECT i % groups AS g, bloom_agg(i, capacity) AS f FROM generate_series(1, total) i GROUP BY 1) a
-	JOIN (SELECT i % groups AS g, bloom_union_agg(bloom_add(empty, i)) AS f
+	JOIN (SELECT i % groups AS g, bloom_union_agg(bloom_add(bloom_create(capacity), i)) AS f
 	      FROM generate_series(1, total) i GROUP BY 1) b USING (g)
 $$;
 -- the same for the grouping sets (i % 3), (i % 5) and ()
-CREATE FUNCTION agg_grouping_sets_exact(capacity bigint, empty bloomfilter, total int,
-	OUT sets bigint, OUT exact boolean)
+CREATE FUNCTION agg_grouping_sets_exact(capacity bigint, total int, OUT sets bigint, OUT exact boolean)
 LANGUAGE sql AS $$
 	SELECT count(*), bool_and(s.f = d.f)
 	FROM (SELECT i % 3 AS a, i % 5 AS b, bloom_agg(i, capacity) AS f FROM generate_series(1, total) i
 	      GROUP BY GROUPING SETS ((1), (2), ())) s
-	JOIN LATERAL (SELECT bloom_union_agg(bloom_add(empty, i)) AS f FROM generate_series(1, total) i
+	JOIN LATERAL (SELECT bloom_union_agg(bloom_add(bloom_create(capacity), i)) AS f FROM generate_series(1, total) i
 	              WHERE (s.a IS NULL OR i % 3 = s.a) AND (s.b IS NULL OR i % 5 = s.b)) d ON true
 $$;
-SELECT agg_sizes_exact(1000000, bloom_create(1000000), 20) AS large_sizes_exact,
-       agg_sizes_exact(100, bloom_create(100), 20) AS small_sizes_exact;
+SELECT agg_sizes_exact(1000000, 20) AS large_sizes_exact, agg_sizes_exact(100, 20) AS small_sizes_exact;
 SET enable_sort = off;
-SELECT 'large' AS states, * FROM agg_groups_exact(1000000, bloom_create(1000000), 5, 300)
-UNION ALL SELECT 'small', * FROM agg_groups_exact(1000, bloom_create(1000), 97, 20000);
+SELECT 'large' AS states, * FROM agg_groups_exact(1000000, 5, 300)
+UNION ALL SELECT 'small', * FROM agg_groups_exact(1000, 97, 20000);
 -- ... also when the hash table spills to disk and is rebuilt in batches.
 SET work_mem = '2MB';
-SELECT * FROM agg_groups_exact(1000000, bloom_create(1000000), 8, 320);
+SELECT * FROM agg_groups_exact(1000000, 8, 320);
 SELECT agg_plan('SELECT i % 8, bloom_agg(i, 1000000) FROM generate_series(1, 320) i GROUP BY 1')::text ~ '"HashAgg Batches": ([2-9]|[1-9][0-9])' AS spilled;
 SET work_mem = '64kB';
-SELECT * FROM agg_groups_exact(1000, bloom_create(1000), 2000, 20000);
+SELECT * FROM agg_groups_exact(1000, 2000, 20000);
 SELECT agg_plan('SELECT i % 2000, bloom_agg(i, 1000) FROM generate_series(1, 20000) i GROUP BY 1')::text ~ '"HashAgg Batches": ([2-9]|[1-9][0-9])' AS spilled;
 RESET work_mem;
 RESET enable_sort;
-SELECT 'large' AS states, * FROM agg_grouping_sets_exact(1000000, bloom_create(1000000), 300)
-UNION ALL SELECT 'small', * FROM agg_grouping_sets_exact(5000, bloom_create(5000), 3000);
+SELECT 'large' AS states, * FROM agg_grouping_sets_exact(1000000, 300)
+UNION ALL SELECT 'small', * FROM agg_grouping_sets_exact(5000, 3000);
 -- Two aggregates sharing one state, one of them without our final function:
 -- nothing waits at the call site then.
 CREATE AGGREGATE bloom_agg_unfinished(anyelement, bigint, float8) (
