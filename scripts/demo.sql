@@ -391,5 +391,37 @@ SELECT 'users on both days',
                               INTERSECT
                               SELECT user_id FROM events WHERE day = :'busy_day') AS both_days)
 FROM day_filters a, day_filters b WHERE a.day = :'prev_day' AND b.day = :'busy_day';
-\echo 'Coming next: the exact false-positive analysis, and count-min sketches'
-\echo '(approximate per-value counts) as SQL values alongside the Bloom filter.'
+
+\echo
+\echo 'Count-min sketches count how often each value occurs, never below the truth.'
+\echo 'One sketch per kind of event (epsilon = delta = 0.001), and the events of the'
+\echo 'five most active users, estimated from the sketches next to the exact counts:'
+CREATE TABLE kind_sketches AS
+	SELECT kind, cms_agg(user_id) AS sketch FROM events GROUP BY kind;
+SELECT a.user_id,
+       cms_estimate(s.sketch, a.user_id) AS estimated_purchases,
+       (SELECT count(*) FROM events e WHERE e.user_id = a.user_id AND e.kind = 'purchase') AS exact_purchases,
+       cms_estimate((SELECT cms_merge_agg(sketch) FROM kind_sketches), a.user_id) AS estimated_events,
+       a.events AS exact_events
+FROM (SELECT user_id, count(*) AS events FROM events GROUP BY user_id ORDER BY 2 DESC, 1 LIMIT 5) a,
+     kind_sketches s
+WHERE s.kind = 'purchase'
+ORDER BY a.events DESC, a.user_id;
+SELECT round(0.001 * cms_total(sketch)) AS purchase_bound FROM kind_sketches WHERE kind = 'purchase' \gset
+SELECT round(0.001 * sum(cms_total(sketch))) AS event_bound FROM kind_sketches \gset
+\echo 'Theorem 9.1 of Kirsch and Mitzenmacher: each estimate exceeds the truth by at'
+\echo 'most epsilon x total (here' :purchase_bound 'purchases,' :event_bound 'events), except with'
+\echo 'probability at most delta; the estimates above are well inside that bound.'
+
+\echo
+\echo 'And the exact analysis behind the sizing: the false-positive rate of a day'
+\echo 'filter as built (k distinct bits per value, "classic"), next to the textbook'
+\echo 'approximation and the space lower bound for that rate:'
+SELECT (bloom_info(filter)).bits, (bloom_info(filter)).hashes,
+       (bloom_info(filter)).items_added AS items,
+       bloom_fpr_exact((bloom_info(filter)).bits, :capacity, (bloom_info(filter)).hashes, 'classic')
+           AS exact_rate_at_capacity,
+       bloom_fpr_approx((bloom_info(filter)).bits, :capacity, (bloom_info(filter)).hashes)
+           AS textbook_rate_at_capacity,
+       round(bloom_space_lower_bound(:capacity, 0.01)) AS lower_bound_bits
+FROM day_filters WHERE day = :'busy_day';
