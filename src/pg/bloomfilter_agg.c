@@ -105,6 +105,8 @@ typedef struct AggCache
 	double		fpr;
 	uint8		scheme;
 	char		scheme_name[NAMEDATALEN];	/* as given, for a cheap check */
+	int8		scheme_stable;	/* the scheme argument is a constant: -1 unknown */
+	Datum		scheme_datum;	/* the scheme argument of the previous call */
 	bs_probe	probe;
 } AggCache;
 
@@ -117,6 +119,7 @@ agg_cache(FunctionCallInfo fcinfo)
 	{
 		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(AggCache));
 		cache->defer = -1;
+		cache->scheme_stable = -1;
 		value_kind_init(&cache->kind, get_fn_expr_argtype(fcinfo->flinfo, 1),
 						fcinfo->flinfo->fn_mcxt);
 		fcinfo->flinfo->fn_extra = cache;
@@ -124,11 +127,25 @@ agg_cache(FunctionCallInfo fcinfo)
 	return cache;
 }
 
-/* The scheme argument, parsed only when it differs from the last one. */
+/*
+ * The scheme argument, parsed only when it differs from the last one.  A
+ * constant (or query parameter) keeps one address for the whole query, so
+ * for those the address alone says that the name is the same.
+ */
 static uint8
-agg_scheme(AggCache *cache, text *name)
+agg_scheme(FunctionCallInfo fcinfo, AggCache *cache)
 {
-	Size		length = VARSIZE_ANY_EXHDR(name);
+	Datum		datum = PG_GETARG_DATUM(4);
+	text	   *name;
+	Size		length;
+
+	if (cache->scheme_stable < 0)
+		cache->scheme_stable = get_fn_expr_arg_stable(fcinfo->flinfo, 4) ? 1 : 0;
+	if (cache->sized && cache->scheme_stable > 0 && cache->scheme_datum == datum)
+		return cache->scheme;
+	cache->scheme_datum = datum;
+	name = PG_GETARG_TEXT_PP(4);
+	length = VARSIZE_ANY_EXHDR(name);
 
 	if (!cache->sized || length >= NAMEDATALEN || cache->scheme_name[length] != '\0' ||
 		memcmp(cache->scheme_name, VARDATA_ANY(name), length) != 0)
@@ -431,7 +448,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 
 	cache = agg_cache(fcinfo);
 	if (PG_NARGS() > 4)
-		scheme = agg_scheme(cache, PG_GETARG_TEXT_PP(4));
+		scheme = agg_scheme(fcinfo, cache);
 	probe = agg_probe(cache, PG_GETARG_INT64(2), fpr, scheme);
 
 	if (PG_ARGISNULL(0))
