@@ -245,13 +245,16 @@ static const ExpandedObjectMethods pipelined_methods = {
 	pipelined_flatten_into
 };
 
-/* Our pipelined state behind a datum, or NULL for a flat (or foreign) value. */
+/*
+ * Our pipelined state behind a read-write datum, or NULL for a flat value, a
+ * read-only pointer (which must not be changed in place) or a foreign one.
+ */
 static PipelinedState *
 pipelined_state(Datum datum)
 {
 	ExpandedObjectHeader *header;
 
-	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(datum)))
+	if (!VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(datum)))
 		return NULL;
 	header = DatumGetEOHP(datum);
 	return header->eoh_methods == &pipelined_methods ? (PipelinedState *) header : NULL;
