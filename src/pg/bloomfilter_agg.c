@@ -68,18 +68,17 @@ typedef struct PipelinedState
 } PipelinedState;
 
 /*
- * Small states gain from one row of look-ahead when the rows of a GROUP BY
- * alternate between groups (1,000 groups of 12 kB filters do not stay in the
- * caches): a row's lines are prefetched and its bits set PIPELINE_DEPTH
- * calls later, or by the final function.  Unlike a large state's queue,
- * these pending values belong to the call site, not to a state (they may
- * target several), so they are used only where
- * our final function surely runs before anything reads the states: when
- * nodeAgg calls us directly, not for a partial aggregation, and every
- * aggregate sharing the state finishes with bloom_agg_final
- * (deferral_allowed).  A reset callback on the states' context forgets the
- * pending values if the context is reset first (a rescan, an error, the next
- * group of a sorted aggregation).
+ * Small states gain from looking ahead when the rows of a GROUP BY alternate
+ * between groups (1,000 groups of 12 kB filters do not stay in the caches):
+ * a row's lines are prefetched and its bits set PIPELINE_DEPTH calls later,
+ * or by the final function.  Unlike a large state's queue, these pending
+ * values belong to the call site, not to a state (they may target several),
+ * so they are used only where our final function surely runs before
+ * anything reads the states: when nodeAgg calls us directly, not for a
+ * partial aggregation, and every aggregate sharing the state finishes with
+ * bloom_agg_final (deferral_allowed).  A reset callback on the states'
+ * context forgets the pending values if the context is reset first (a
+ * rescan, an error, the next group of a sorted aggregation).
  */
 typedef struct DeferredSet
 {
