@@ -259,8 +259,13 @@ check_all(int64_t m, int64_t n, int64_t k, bs_construction c, bs_error *err)
  * The hitting-item chain, method (b)
  * ------------------------------------------------------------------------ */
 
-/* outputs computed together by a step of the chain (independent sums) */
-#define FAST_BLOCK 4
+/*
+ * Outputs computed together by a step of the chain: independent sums, so
+ * that the additions of one do not wait on another's (16 on the fast path,
+ * in double; 4 on the long double path), and the padding of the state.
+ */
+#define FAST_BLOCK 16
+#define SLOW_BLOCK 4
 
 typedef struct hit_chain
 {
@@ -388,10 +393,12 @@ fast_clear(double *x, int from, int to)
 
 /*
  * One hitting item: next[t] = sum_j v[t+j] tau_{t+j}(j) over the new
- * support [lo - J, hi], FAST_BLOCK outputs at a time (two loads per
- * multiply-add, and the compiler can pair the lanes); v is zero outside its
- * support and padded, so the loops need no bounds.  Then the tiny ends are
- * dropped.
+ * support [lo - J, hi], FAST_BLOCK outputs at a time: 16 independent sums,
+ * so the additions of one output never wait on another's (with 4, the step
+ * waited on its add chains: 1.4-1.7x slower at k near 1000).  Each output
+ * still adds its terms in the order of j, so the results are the same to the
+ * last bit.  v is zero outside its support and padded, so the loops need no
+ * bounds.  Then the tiny ends are dropped.
  */
 static void
 fast_step(fast_state *fs, int J)
@@ -407,25 +414,18 @@ fast_step(fast_state *fs, int J)
 
 	for (t = lo; t <= hi; t += FAST_BLOCK)
 	{
-		double		s0 = 0;
-		double		s1 = 0;
-		double		s2 = 0;
-		double		s3 = 0;
+		double		s[FAST_BLOCK] = {0};
 
 		for (j = 0; j <= J; j++)
 		{
 			const double *x = v + t + j;
 			const double *d = fs->diag + (size_t) j * length + t + j;
 
-			s0 += x[0] * d[0];
-			s1 += x[1] * d[1];
-			s2 += x[2] * d[2];
-			s3 += x[3] * d[3];
+			for (int i = 0; i < FAST_BLOCK; i++)
+				s[i] += x[i] * d[i];
 		}
-		next[t] = s0 * unscale;
-		next[t + 1] = s1 * unscale;
-		next[t + 2] = s2 * unscale;
-		next[t + 3] = s3 * unscale;
+		for (int i = 0; i < FAST_BLOCK; i++)
+			next[t + i] = s[i] * unscale;
 	}
 	fs->ops += 2 * (ld) (t - lo) * (ld) (J + 1);
 	/* next[hi + 1 .. t - 1] came out 0; clear what is left of before */
@@ -523,13 +523,12 @@ slow_step(slow_state *ss, const hit_chain *hc)
 	if (hc->diag != NULL)
 	{
 		/*
-		 * nv[t] = sum_j v[t+j] tau_{t+j}(j), FAST_BLOCK outputs at a time as
-		 * on the fast path (v is zero above K, and the padding absorbs the
-		 * last block).
+		 * nv[t] = sum_j v[t+j] tau_{t+j}(j), SLOW_BLOCK outputs at a time
+		 * (v is zero above K, and the padding absorbs the last block).
 		 */
 		int			t;
 
-		for (t = lo; t <= K; t += FAST_BLOCK)
+		for (t = lo; t <= K; t += SLOW_BLOCK)
 		{
 			ld			s0 = 0;
 			ld			s1 = 0;
