@@ -75,6 +75,11 @@ LANGUAGE sql AS $$
 	              WHERE (s.a IS NULL OR i % 3 = s.a) AND (s.b IS NULL OR i % 5 = s.b)) d ON true
 $$;
 SELECT agg_sizes_exact(1000000, 20) AS large_sizes_exact, agg_sizes_exact(100, 20) AS small_sizes_exact;
+-- A large blocked state has its blocks on cache lines (one line fetched per
+-- value); the bits are those of the one-value filters all the same.
+SELECT (SELECT bloom_agg(i, 1000000, 0.01, 'blocked') FROM generate_series(1, 50) i) =
+       (SELECT bloom_union_agg(bloom_add(bloom_create(1000000, 0.01, 0, 'blocked'), i))
+        FROM generate_series(1, 50) i) AS large_blocked_exact;
 SET enable_sort = off;
 SELECT 'large' AS states, * FROM agg_groups_exact(1000000, 5, 300)
 UNION ALL SELECT 'small', * FROM agg_groups_exact(1000, 97, 20000);

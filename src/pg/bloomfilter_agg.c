@@ -32,7 +32,7 @@
  * on 2 MB huge pages from the first touch.  Small filters (below
  * PIPELINE_MIN_BYTES) are plain flat states; when many of them alternate in
  * a GROUP BY, their rows wait behind prefetches at the call site instead
- * (DeferredSet), where that is safe.
+ * (AggCache.deferred), where that is safe.
  */
 #include "bloomsketch.h"
 
@@ -50,53 +50,51 @@
 /* Filters at least this large pipeline (smaller ones stay in the caches). */
 #define PIPELINE_MIN_BYTES (1024 * 1024)
 
-typedef struct PendingValue
+/*
+ * Located values whose lines are being prefetched, waiting to set their bits:
+ * a large state's own queue (one target) and the call site's queue of small
+ * states (several targets, AggCache.deferred) are both one of these.
+ */
+typedef struct PendingRing
 {
-	uint64		first;
-	uint64		step;
-} PendingValue;
+	bs_bloom   *target[PIPELINE_DEPTH];	/* the oldest at head */
+	uint64		first[PIPELINE_DEPTH];
+	uint64		step[PIPELINE_DEPTH];
+	uint32		head;
+	uint32		count;
+	bs_probe	probe;			/* the shape of every pending value */
+} PendingRing;
 
 /* A large bloom_agg state: an expanded object holding the flat filter. */
 typedef struct PipelinedState
 {
 	ExpandedObjectHeader header;
 	bs_bloom   *filter;			/* the flat value (bs_bloom_alloc_aligned) */
-	bs_probe	probe;			/* its probing constants */
-	uint32		head;			/* index of the oldest pending value */
-	uint32		count;			/* values located and prefetched, bits not set */
-	PendingValue ring[PIPELINE_DEPTH];
+	PendingRing ring;			/* its values in flight */
 } PipelinedState;
 
 /*
- * Small states gain from looking ahead when the rows of a GROUP BY alternate
- * between groups (1,000 groups of 12 kB filters do not stay in the caches):
- * a row's lines are prefetched and its bits set PIPELINE_DEPTH calls later,
- * or by the final function.  Unlike a large state's queue, these pending
- * values belong to the call site, not to a state (they may target several),
- * so they are used only where our final function surely runs before
- * anything reads the states: when nodeAgg calls us directly, not for a
- * partial aggregation, and every aggregate sharing the state finishes with
- * bloom_agg_final (deferral_allowed).  A reset callback on the states'
- * context forgets the pending values if the context is reset first (a
- * rescan, an error, the next group of a sorted aggregation).
+ * What the transition function remembers between calls of one call site.
+ *
+ * Its ring `deferred` serves small states, which gain from looking ahead
+ * when the rows of a GROUP BY alternate between groups (1,000 groups of 12
+ * kB filters do not stay in the caches): a row's lines are prefetched and
+ * its bits set PIPELINE_DEPTH calls later, or by the final function.  Unlike
+ * a large state's queue, these pending values belong to the call site, not
+ * to a state (they may target several), so they are used only where our
+ * final function surely runs before anything reads the states: when nodeAgg
+ * calls us directly, not for a partial aggregation, and every aggregate
+ * sharing the state finishes with bloom_agg_final (deferral_allowed).  A
+ * reset callback on the states' context forgets the pending values if the
+ * context is reset first (a rescan, an error, the next group of a sorted
+ * aggregation).
  */
-typedef struct DeferredSet
-{
-	bs_bloom   *state[PIPELINE_DEPTH];	/* the oldest at head */
-	uint64		first[PIPELINE_DEPTH];
-	uint64		step[PIPELINE_DEPTH];
-	uint32		head;
-	uint32		count;
-	bs_probe	probe;			/* the shape of every pending value */
-} DeferredSet;
-
-/* What the transition function remembers between calls of one call site. */
 typedef struct AggCache
 {
 	int8		defer;			/* deferral allowed: -1 not decided yet, 0, 1 */
 	MemoryContext watched;		/* the context whose reset forgets `deferred` */
 	MemoryContextCallback forget;
-	DeferredSet deferred;
+	PendingRing deferred;		/* small states' values in flight */
 	ValueKind	kind;
 	/* the sizing of the (capacity, fpr, scheme) seen last */
 	bool		sized;
@@ -180,41 +178,55 @@ agg_probe(AggCache *cache, int64 capacity, double fpr, uint8 scheme)
 	return &cache->probe;
 }
 
-/* ---- the pipelined state ---- */
+/* ---- values in flight ---- */
 
 /* Set the bits of every value still in flight. */
 static void
-pipeline_flush(PipelinedState *state)
+ring_flush(PendingRing *ring)
 {
-	for (; state->count > 0; state->count--)
+	for (; ring->count > 0; ring->count--)
 	{
-		PendingValue *v = &state->ring[state->head];
+		uint32		h = ring->head;
 
-		bs_probe_set(state->filter, &state->probe, v->first, v->step);
-		state->head = (state->head + 1) & (PIPELINE_DEPTH - 1);
+		bs_probe_set(ring->target[h], &ring->probe, ring->first[h], ring->step[h]);
+		ring->head = (h + 1) & (PIPELINE_DEPTH - 1);
 	}
 }
 
-/* Queue a located value; set the bits of the oldest one once the ring is full. */
+/*
+ * Queue a located value behind the prefetch of its lines; set the bits of
+ * the oldest one once the ring is full.  A value of another shape first
+ * empties the ring, which holds one shape at a time.
+ */
 static inline void
-pipeline_push(PipelinedState *state, uint64 first, uint64 step)
+ring_push(PendingRing *ring, bs_bloom *target, const bs_probe *probe,
+		  uint64 first, uint64 step)
 {
 	uint32		slot;
 
-	bs_probe_prefetch(state->filter, &state->probe, first, step);
-	if (state->count == PIPELINE_DEPTH)
+	if (ring->count > 0 && (ring->probe.bits != probe->bits ||
+							ring->probe.hashes != probe->hashes ||
+							ring->probe.scheme != probe->scheme))
+		ring_flush(ring);
+	if (ring->count == 0)
+		ring->probe = *probe;
+	bs_probe_prefetch(target, probe, first, step);
+	if (ring->count == PIPELINE_DEPTH)
 	{
-		PendingValue *oldest = &state->ring[state->head];
+		uint32		h = ring->head;
 
-		bs_probe_set(state->filter, &state->probe, oldest->first, oldest->step);
-		state->head = (state->head + 1) & (PIPELINE_DEPTH - 1);
-		state->count--;
+		bs_probe_set(ring->target[h], &ring->probe, ring->first[h], ring->step[h]);
+		ring->head = (h + 1) & (PIPELINE_DEPTH - 1);
+		ring->count--;
 	}
-	slot = (state->head + state->count) & (PIPELINE_DEPTH - 1);
-	state->ring[slot].first = first;
-	state->ring[slot].step = step;
-	state->count++;
+	slot = (ring->head + ring->count) & (PIPELINE_DEPTH - 1);
+	ring->target[slot] = target;
+	ring->first[slot] = first;
+	ring->step[slot] = step;
+	ring->count++;
 }
+
+/* ---- the pipelined state ---- */
 
 /* Expanded-object method: the flat size, once the pending bits are set. */
 static Size
@@ -222,7 +234,7 @@ pipelined_flat_size(ExpandedObjectHeader *header)
 {
 	PipelinedState *state = (PipelinedState *) header;
 
-	pipeline_flush(state);
+	ring_flush(&state->ring);
 	return VARSIZE(state->filter);
 }
 
@@ -232,7 +244,7 @@ pipelined_flatten_into(ExpandedObjectHeader *header, void *result, Size allocate
 {
 	PipelinedState *state = (PipelinedState *) header;
 
-	pipeline_flush(state);
+	ring_flush(&state->ring);
 	if (allocated_size != VARSIZE(state->filter))
 		elog(ERROR, "bloom_agg state flattened into %zu bytes instead of %u",
 			 allocated_size, VARSIZE(state->filter));
@@ -273,7 +285,6 @@ pipelined_create(MemoryContext aggcontext, const bs_probe *probe)
 	EOH_init_header(&state->header, &pipelined_methods, context);
 	state->filter = bs_bloom_alloc_aligned(context, probe->scheme, probe->bits,
 										   probe->hashes, BLOOM_AGG_SEED);
-	state->probe = *probe;
 	return state;
 }
 
@@ -288,46 +299,6 @@ pipeline_worthwhile(const bs_probe *probe)
 /* ---- the deferred bit set of small states ---- */
 
 Datum		bloom_agg_final(PG_FUNCTION_ARGS);	/* recognised in deferral_allowed */
-
-/* Set the bits of every value still pending. */
-static void
-deferred_flush(AggCache *cache)
-{
-	DeferredSet *d = &cache->deferred;
-
-	for (; d->count > 0; d->count--)
-	{
-		bs_probe_set(d->state[d->head], &d->probe, d->first[d->head], d->step[d->head]);
-		d->head = (d->head + 1) & (PIPELINE_DEPTH - 1);
-	}
-}
-
-/* Queue a located value of a small state behind its prefetch. */
-static inline void
-deferred_push(AggCache *cache, bs_bloom *state, const bs_probe *probe,
-			  uint64 first, uint64 step)
-{
-	DeferredSet *d = &cache->deferred;
-	uint32		slot;
-
-	if (d->count > 0 && (d->probe.bits != probe->bits || d->probe.hashes != probe->hashes ||
-						 d->probe.scheme != probe->scheme))
-		deferred_flush(cache);
-	if (d->count == 0)
-		d->probe = *probe;
-	bs_probe_prefetch(state, probe, first, step);
-	if (d->count == PIPELINE_DEPTH)
-	{
-		bs_probe_set(d->state[d->head], &d->probe, d->first[d->head], d->step[d->head]);
-		d->head = (d->head + 1) & (PIPELINE_DEPTH - 1);
-		d->count--;
-	}
-	slot = (d->head + d->count) & (PIPELINE_DEPTH - 1);
-	d->state[slot] = state;
-	d->first[slot] = first;
-	d->step[slot] = step;
-	d->count++;
-}
 
 /* Reset callback of the watched context: its states are gone. */
 static void
@@ -507,9 +478,9 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	if (state->items < PG_UINT64_MAX)
 		state->items++;
 	if (pipelined != NULL)
-		pipeline_push(pipelined, first, step);
+		ring_push(&pipelined->ring, state, probe, first, step);
 	else if (in_place && may_defer(fcinfo, cache, aggcontext))
-		deferred_push(cache, state, probe, first, step);
+		ring_push(&cache->deferred, state, probe, first, step);
 	else
 		bs_probe_set(state, probe, first, step);
 	PG_RETURN_DATUM(result);
@@ -522,7 +493,7 @@ bloom_agg_final(PG_FUNCTION_ARGS)
 {
 	AggState   *aggstate = (AggState *) fcinfo->context;
 
-	/* a small state's deferred value (see DeferredSet) */
+	/* small states' values in flight (see AggCache.deferred) */
 	if (aggstate != NULL && IsA(aggstate, AggState))
 	{
 		for (int i = 0; i < aggstate->numtrans; i++)
@@ -530,7 +501,7 @@ bloom_agg_final(PG_FUNCTION_ARGS)
 			FmgrInfo   *transfn = &aggstate->pertrans[i].transfn;
 
 			if (transfn->fn_addr == bloom_agg_trans && transfn->fn_extra != NULL)
-				deferred_flush((AggCache *) transfn->fn_extra);
+				ring_flush(&((AggCache *) transfn->fn_extra)->deferred);
 		}
 	}
 	/* detoasting flattens a pipelined state (pipelined_flatten_into) */

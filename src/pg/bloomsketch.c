@@ -98,23 +98,40 @@ advise_huge_pages(void *start, Size size)
 #endif
 }
 
-bs_bloom *
-bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits, uint32 hashes,
-			   uint64 seed)
+/*
+ * A zeroed, empty filter of `size` bytes at `filter`: huge pages asked for
+ * before the first touch, then the header.
+ */
+static bs_bloom *
+init_filter(bs_bloom *filter, uint64 size, uint8 scheme, uint64 bits, uint32 hashes,
+			uint64 seed)
 {
-	uint64		size = bs_bloom_total_bytes(bits);
-	bs_bloom   *filter;
-
-	/* the sizing functions keep m below BS_BLOOM_MAX_BITS, well under 1 GB */
-	if (size > MaxAllocSize)
-		elog(ERROR, "bloomfilter of %llu bytes exceeds the allocation limit",
-			 (unsigned long long) size);
-	filter = MemoryContextAlloc(context, (Size) size);
 	advise_huge_pages(filter, (Size) size);
 	memset(filter, 0, (Size) size);
 	SET_VARSIZE(filter, size);
 	bs_bloom_init_scheme(filter, (bs_scheme) scheme, bits, hashes, seed);
 	return filter;
+}
+
+/* Raise the can't-happen error for a filter beyond the allocation limit. */
+static void
+check_alloc_size(uint64 size, uint64 extra)
+{
+	/* the sizing functions keep m below BS_BLOOM_MAX_BITS, well under 1 GB */
+	if (size > MaxAllocSize - extra)
+		elog(ERROR, "bloomfilter of %llu bytes exceeds the allocation limit",
+			 (unsigned long long) size);
+}
+
+bs_bloom *
+bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits, uint32 hashes,
+			   uint64 seed)
+{
+	uint64		size = bs_bloom_total_bytes(bits);
+
+	check_alloc_size(size, 0);
+	return init_filter(MemoryContextAlloc(context, (Size) size), size, scheme, bits,
+					   hashes, seed);
 }
 
 /*
@@ -132,19 +149,12 @@ bs_bloom_alloc_aligned(MemoryContext context, uint8 scheme, uint64 bits,
 	uintptr_t	alignment = size >= 4 * 1024 * 1024 ? 2 * 1024 * 1024 : PG_CACHE_LINE_SIZE;
 	uintptr_t	words;
 	char	   *chunk;
-	bs_bloom   *filter;
 
-	if (size + alignment > MaxAllocSize)
-		elog(ERROR, "bloomfilter of %llu bytes exceeds the allocation limit",
-			 (unsigned long long) size);
+	check_alloc_size(size, alignment);
 	chunk = MemoryContextAlloc(context, (Size) (size + alignment));
 	words = ((uintptr_t) chunk + offsetof(bs_bloom, words) + alignment - 1) & ~(alignment - 1);
-	filter = (bs_bloom *) (words - offsetof(bs_bloom, words));
-	advise_huge_pages(filter, (Size) size);
-	memset(filter, 0, (Size) size);
-	SET_VARSIZE(filter, size);
-	bs_bloom_init_scheme(filter, (bs_scheme) scheme, bits, hashes, seed);
-	return filter;
+	return init_filter((bs_bloom *) (words - offsetof(bs_bloom, words)), size, scheme,
+					   bits, hashes, seed);
 }
 
 /*
