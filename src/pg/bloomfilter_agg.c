@@ -194,23 +194,30 @@ ring_flush(PendingRing *ring)
 }
 
 /*
- * Queue a located value behind the prefetch of its lines; set the bits of
- * the oldest one once the ring is full.  A value of another shape first
- * empties the ring, which holds one shape at a time.
+ * Make the ring hold values of this shape: if it holds another, set their
+ * bits first.  (A large state's ring has one shape for life.)
  */
 static inline void
-ring_push(PendingRing *ring, bs_bloom *target, const bs_probe *probe,
-		  uint64 first, uint64 step)
+ring_adopt_shape(PendingRing *ring, const bs_probe *probe)
 {
-	uint32		slot;
-
 	if (ring->count > 0 && (ring->probe.bits != probe->bits ||
 							ring->probe.hashes != probe->hashes ||
 							ring->probe.scheme != probe->scheme))
 		ring_flush(ring);
 	if (ring->count == 0)
 		ring->probe = *probe;
-	bs_probe_prefetch(target, probe, first, step);
+}
+
+/*
+ * Queue a located value of the ring's shape behind the prefetch of its
+ * lines; set the bits of the oldest one once the ring is full.
+ */
+static inline void
+ring_push(PendingRing *ring, bs_bloom *target, uint64 first, uint64 step)
+{
+	uint32		slot;
+
+	bs_probe_prefetch(target, &ring->probe, first, step);
 	if (ring->count == PIPELINE_DEPTH)
 	{
 		uint32		h = ring->head;
@@ -285,6 +292,7 @@ pipelined_create(MemoryContext aggcontext, const bs_probe *probe)
 	EOH_init_header(&state->header, &pipelined_methods, context);
 	state->filter = bs_bloom_alloc_aligned(context, probe->scheme, probe->bits,
 										   probe->hashes, BLOOM_AGG_SEED);
+	state->ring.probe = *probe;
 	return state;
 }
 
@@ -478,9 +486,12 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	if (state->items < PG_UINT64_MAX)
 		state->items++;
 	if (pipelined != NULL)
-		ring_push(&pipelined->ring, state, probe, first, step);
+		ring_push(&pipelined->ring, state, first, step);
 	else if (in_place && may_defer(fcinfo, cache, aggcontext))
-		ring_push(&cache->deferred, state, probe, first, step);
+	{
+		ring_adopt_shape(&cache->deferred, probe);
+		ring_push(&cache->deferred, state, first, step);
+	}
 	else
 		bs_probe_set(state, probe, first, step);
 	PG_RETURN_DATUM(result);
