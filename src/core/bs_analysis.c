@@ -92,6 +92,7 @@
  * 1e-308 is lost.
  */
 #include "bs_analysis.h"
+#include "bs_chain_step.h"
 
 #include <float.h>
 #include <math.h>
@@ -264,7 +265,7 @@ check_all(int64_t m, int64_t n, int64_t k, bs_construction c, bs_error *err)
  * that the additions of one do not wait on another's (16 on the fast path,
  * in double; 4 on the long double path), and the padding of the state.
  */
-#define FAST_BLOCK 16
+#define FAST_BLOCK BS_CHAIN_BLOCK
 #define SLOW_BLOCK 4
 
 typedef struct hit_chain
@@ -279,9 +280,22 @@ typedef struct hit_chain
 	 */
 	const ld   *diag;
 	size_t		length;
+
+	/*
+	 * The same table already in the fast path's form (double, scaled by
+	 * 2^DIAG_SCALE), or NULL: the fast path then makes it from diag.
+	 */
+	const double *fast_diag;
 	void		(*make_row) (const void *context, int u, ld *row);
 	const void *context;
 	const ld   *value;			/* value[u]: g of the state with u uncovered */
+
+	/*
+	 * finish[u] = tau_u(u), u <= J: the last item covers every target left;
+	 * or NULL.  Only where value is [u = 0]: the last step then needs this
+	 * one entry of the next state, O(J) work instead of O(K J).
+	 */
+	const ld   *finish;
 	ld			n_items;
 	ld			log_miss;		/* ln(1 - p); -inf when every item hits */
 } hit_chain;
@@ -323,6 +337,7 @@ typedef struct fast_state
 {
 	size_t		length;			/* K + 1, padded with J + FAST_BLOCK zeros */
 	double	   *diag;			/* diag[j * length + u] = tau_u(j) */
+	double	   *own_diag;		/* diag when fast_init made it, else NULL */
 	double	   *v;				/* scaled P(U_a = u); zero outside [lo, hi] */
 	double	   *next;			/* zero outside [next_lo, next_hi] */
 	int			lo;
@@ -347,14 +362,22 @@ fast_init(fast_state *fs, const hit_chain *hc, bs_error *err)
 	fs->length = length;
 	fs->v = work_alloc_bytes(length * sizeof(double), err, &status);
 	fs->next = fs->v ? work_alloc_bytes(length * sizeof(double), err, &status) : NULL;
-	fs->diag = fs->next ?
-		work_alloc_bytes(length * ((size_t) hc->J + 1) * sizeof(double), err, &status) : NULL;
-	if (fs->diag == NULL)
+	if (fs->next == NULL)
 		return status;
-	for (j = 0; j <= hc->J; j++)
-		for (u = 0; u <= hc->K; u++)
-			fs->diag[(size_t) j * length + u] =
-				(double) (hc->diag[(size_t) j * length + u] * scale);
+	if (hc->fast_diag != NULL)
+		fs->diag = (double *) hc->fast_diag;
+	else
+	{
+		fs->own_diag = work_alloc_bytes(length * ((size_t) hc->J + 1) * sizeof(double),
+										err, &status);
+		if (fs->own_diag == NULL)
+			return status;
+		fs->diag = fs->own_diag;
+		for (j = 0; j <= hc->J; j++)
+			for (u = 0; u <= hc->K; u++)
+				fs->diag[(size_t) j * length + u] =
+					(double) (hc->diag[(size_t) j * length + u] * scale);
+	}
 	fs->v[hc->K] = ldexp(1.0, FAST_SCALE);
 	fs->unscale = ldexpl(1, -FAST_SCALE);
 	fs->lo = fs->hi = hc->K;
@@ -368,17 +391,17 @@ fast_free(fast_state *fs)
 {
 	work_free(fs->v);
 	work_free(fs->next);
-	work_free(fs->diag);
+	work_free(fs->own_diag);
 }
 
-/* E[value(U_a)], unscaled */
+/* E[value(U_a)], unscaled; value[u] = 0 above top */
 static ld
-fast_expectation(const fast_state *fs, const ld *value)
+fast_expectation(const fast_state *fs, const ld *value, int top)
 {
 	ld			f = 0;
 	int			u;
 
-	for (u = fs->lo; u <= fs->hi; u++)
+	for (u = fs->lo; u <= fs->hi && u <= top; u++)
 		f += (ld) fs->v[u] * value[u];
 	return f * fs->unscale;
 }
@@ -393,40 +416,21 @@ fast_clear(double *x, int from, int to)
 
 /*
  * One hitting item: next[t] = sum_j v[t+j] tau_{t+j}(j) over the new
- * support [lo - J, hi], FAST_BLOCK outputs at a time: 16 independent sums,
- * so the additions of one output never wait on another's (with 4, the step
- * waited on its add chains: 1.4-1.7x slower at k near 1000).  Each output
- * still adds its terms in the order of j, so the results are the same to the
- * last bit.  v is zero outside its support and padded, so the loops need no
- * bounds.  Then the tiny ends are dropped.
+ * support [lo - J, hi] (bs_chain_step: sixteen independent sums, vectorised,
+ * each adding its terms in the order of j, the same bits on every CPU).  v
+ * is zero outside its support and padded, so the loops need no bounds.  Then
+ * the tiny ends are dropped.
  */
 static void
 fast_step(fast_state *fs, int J)
 {
-	size_t		length = fs->length;
 	int			lo = fs->lo > J ? fs->lo - J : 0;
 	int			hi = fs->hi;
-	const double *v = fs->v;
 	double	   *next = fs->next;
-	const double unscale = ldexp(1.0, -DIAG_SCALE);
 	int			t;
-	int			j;
 
-	for (t = lo; t <= hi; t += FAST_BLOCK)
-	{
-		double		s[FAST_BLOCK] = {0};
-
-		for (j = 0; j <= J; j++)
-		{
-			const double *x = v + t + j;
-			const double *d = fs->diag + (size_t) j * length + t + j;
-
-			for (int i = 0; i < FAST_BLOCK; i++)
-				s[i] += x[i] * d[i];
-		}
-		for (int i = 0; i < FAST_BLOCK; i++)
-			next[t + i] = s[i] * unscale;
-	}
+	t = bs_chain_step(fs->v, fs->diag, fs->length, lo, hi, J,
+					  ldexp(1.0, -DIAG_SCALE), next);
 	fs->ops += 2 * (ld) (t - lo) * (ld) (J + 1);
 	/* next[hi + 1 .. t - 1] came out 0; clear what is left of before */
 	fast_clear(next, fs->next_lo, lo - 1);
@@ -498,14 +502,15 @@ slow_free(slow_state *ss)
 	work_free(ss->row_buffer);
 }
 
+/* E[value(U_a)]; value[u] = 0 above top */
 static ld
-slow_expectation(const slow_state *ss, const hit_chain *hc)
+slow_expectation(const slow_state *ss, const ld *value, int top)
 {
 	ld			f = 0;
 	int			u;
 
-	for (u = ss->umin; u <= hc->K; u++)
-		f += ss->v[u] * hc->value[u];
+	for (u = ss->umin; u <= top; u++)
+		f += ss->v[u] * value[u];
 	return f;
 }
 
@@ -599,9 +604,12 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 	ld			acc = 0;
 	ld			odds;
 	int			deterministic = isinf(hc->log_miss);
+	int			top = K;		/* value[u] = 0 above top (classic: 0) */
 
 	*inexact = 0;
-	if (hc->diag == NULL)
+	while (top > 0 && hc->value[top] == 0)
+		top--;
+	if (hc->diag == NULL && hc->fast_diag == NULL)
 		fast = 0;
 	p = deterministic ? 1 : -expm1l(hc->log_miss);
 	expected = deterministic ? hc->n_items :
@@ -627,8 +635,8 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 		int			width;
 
 		if (!deterministic || a >= hc->n_items)
-			acc += w * (fast ? fast_expectation(&fs, hc->value) :
-						slow_expectation(&ss, hc));
+			acc += w * (fast ? fast_expectation(&fs, hc->value, top) :
+						slow_expectation(&ss, hc->value, top));
 		if (a >= hc->n_items)
 			break;
 		if (!deterministic)
@@ -642,6 +650,15 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 		else
 			next = 1;
 
+		if (hc->finish != NULL && top == 0 && a + 1 >= hc->n_items)
+		{
+			/* the last item: only P(U = 0) = E[finish(U_a)] matters */
+			int			last = J < K ? J : K;
+
+			acc += next * (fast ? fast_expectation(&fs, hc->finish, last) :
+						   slow_expectation(&ss, hc->finish, last));
+			break;
+		}
 		if (fast)
 		{
 			fast_step(&fs, J);
@@ -890,7 +907,9 @@ standard_mix(ld m, ld N, int K, const ld *weight, ld weight_rel,
 			power *= occupied;
 		}
 		guess = logl(guess);
+		hc.fast_diag = NULL;
 		hc.value = value;
+		hc.finish = NULL;
 		hc.n_items = N;
 		hc.log_miss = ((ld) K >= m) ? -INFINITY : log1pl(-(ld) K / m);
 		status = hit_chain_auto(&hc, guess, ln_out, wk, err);
@@ -1171,47 +1190,82 @@ classic_make_row(const void *context, int u, ld *row)
 }
 
 /*
- * The table of tau_u(j) by diagonals, diag[j * length + u], j <= J: j = 0 as
+ * The table of tau_u(j) by diagonals, [j * length + u], j <= J: j = 0 as
  * in classic_make_row; for j >= 1, tau_u(j) = C(u,j) C(m-u,k-j) / (C(m,k) p),
  * from tau_j(j) = C(m-j,k-j) / (C(m,k) p) (itself by the ratio (k-j)/(m-j))
  * along u by the ratio (u+1)/(u+1-j) (m-u-k+j)/(m-u), which reaches 0
  * exactly where C(m-u,k-j) does.  Sequential writes, no division in the
  * loops (the inverses are tabulated; inverse_u[u] = 1/(u+1), inverse_m[u] =
- * 1/(m-u)); about 3 (K + J) ulps of relative error.
+ * 1/(m-u)); about 3 (K + J) ulps of relative error.  Computed in long
+ * double and stored either so (diag) or in the fast path's form (fast:
+ * double, scaled by 2^DIAG_SCALE, the same bits as fast_init would make of
+ * diag), for one table in memory instead of two; the other pointer is NULL.
+ * Entries not written stay as allocated (zero).
  */
 static void
-classic_diagonals(const classic_rows *cr, int K, ld *diag, size_t length,
-				  const ld *inverse_u, const ld *inverse_m, work *wk)
+classic_diagonals(const classic_rows *cr, int K, ld *diag, double *fast,
+				  size_t length, const ld *inverse_u, const ld *inverse_m,
+				  work *wk)
 {
 	ld			m = cr->m;
 	int			k = cr->k;
 	ld			start = 1;		/* C(m-j,k-j) / C(m,k) */
+	ld			scale = ldexpl(1, DIAG_SCALE);
 	int			u;
 	int			j;
 
+#define STORE(index, value) \
+	do { \
+		if (fast != NULL) \
+			fast[index] = (double) ((value) * scale); \
+		else \
+			diag[index] = (value); \
+	} while (0)
+
 	for (u = 0; u <= K; u++)
-		diag[u] = classic_stay(cr, u);
+		STORE(u, classic_stay(cr, u));
 	for (j = 1; j <= cr->J; j++)
 	{
-		ld		   *d = diag + (size_t) j * length;
+		size_t		row = (size_t) j * length;
 		ld			t;
 
 		start *= (ld) (k - j + 1) * inverse_m[j - 1];
 		t = start * cr->inverse_p;
-		d[j] = t;
+		STORE(row + j, t);
 		for (u = j; u < K && m - u - k + j > 0; u++)
 		{
 			t *= ((ld) (u + 1) * inverse_u[u - j]) * ((m - u - k + j) * inverse_m[u]);
-			d[u + 1] = t;
+			STORE(row + u + 1, t);
 		}
 		tick(wk, (unsigned long) (K - j + 1));
+	}
+#undef STORE
+}
+
+/*
+ * finish[u] = tau_u(u), u = 0..J: C(m-u,k-u) / (C(m,k) p) for u >= 1 by the
+ * ratio (k-u+1)/(m-u+1), as the diagonals start (the same bits as
+ * diag[u * length + u]); tau_0(0) = 1.
+ */
+static void
+classic_finish(const classic_rows *cr, ld *finish, const ld *inverse_m)
+{
+	ld			start = 1;
+	int			u;
+
+	finish[0] = 1;
+	for (u = 1; u <= cr->J; u++)
+	{
+		start *= (ld) (cr->k - u + 1) * inverse_m[u - 1];
+		finish[u] = start * cr->inverse_p;
 	}
 }
 
 /*
  * at most this many precomputed row entries (16 MB); beyond, rows on the
- * fly.  Also on the fly for a single item: the chain then takes one step,
- * from u = K, and needs one row.
+ * fly.  Also on the fly for one or two items: the chain then takes one full
+ * step, from u = K, which needs one row, and the last step needs only
+ * finish[].
  */
 #define ROW_TABLE_LIMIT ((size_t) 1 << 20)
 
@@ -1230,6 +1284,9 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 	ld		   *diag = NULL;
 	ld		   *inverses = NULL;
 	ld		   *value = NULL;
+	ld		   *finish;
+	double	   *fast_diag = NULL;
+	int			table;
 	bs_status	status = BS_OK;
 	ld			direct;
 	classic_rows cr;
@@ -1291,36 +1348,62 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 	cr.inverse_j = inverses;
 	cr.inverse_s = inverses + (K + 1);
 
-	if (n_int > 1 && ((size_t) K + 1) * ((size_t) J + 1) <= ROW_TABLE_LIMIT)
-	{
-		diag = work_alloc(length * ((size_t) J + 1), err, &status);
-		if (diag == NULL)
-			goto done;
-		classic_diagonals(&cr, K, diag, length, inverses,
-						  inverses + 2 * (K + 1), wk);
-	}
-	value = work_alloc((size_t) K + 1, err, &status);
+	table = n_int > 2 && ((size_t) K + 1) * ((size_t) J + 1) <= ROW_TABLE_LIMIT;
+	value = work_alloc((size_t) K + 1 + (size_t) J + 1, err, &status);
 	if (value == NULL)
 		goto done;
 	value[0] = 1;
+	finish = value + K + 1;
+	classic_finish(&cr, finish, inverses + 2 * (K + 1));
 	{
 		hit_chain	hc;
 
 		/* rough rate: U (65) */
 		ld			guess = k * logl(-expm1l(n * log1pl(-(ld) k / m)));
 
+		int			inexact = 1;
+
 		hc.K = K;
 		hc.J = J;
-		hc.diag = diag;
+		hc.diag = NULL;
 		hc.length = length;
+		hc.fast_diag = NULL;
 		hc.make_row = classic_make_row;
 		hc.context = &cr;
 		hc.value = value;
+		hc.finish = finish;
 		hc.n_items = n;
 		hc.log_miss = a[K];
-		status = hit_chain_auto(&hc, guess, ln_out, wk, err);
+
+		/* as hit_chain_auto, making only the table each path needs */
+		if (table && guess > FAST_FLOOR)
+		{
+			fast_diag = work_alloc_bytes(length * ((size_t) J + 1) * sizeof(double),
+										 err, &status);
+			if (fast_diag == NULL)
+				goto done;
+			classic_diagonals(&cr, K, NULL, fast_diag, length, inverses,
+							  inverses + 2 * (K + 1), wk);
+			hc.fast_diag = fast_diag;
+			status = hit_chain_run(&hc, 1, ln_out, &inexact, wk, err);
+			hc.fast_diag = NULL;
+		}
+		if (status == BS_OK && inexact)
+		{
+			if (table)
+			{
+				diag = work_alloc(length * ((size_t) J + 1), err, &status);
+				if (diag == NULL)
+					goto done;
+				classic_diagonals(&cr, K, diag, NULL, length, inverses,
+								  inverses + 2 * (K + 1), wk);
+				hc.diag = diag;
+			}
+			status = hit_chain_run(&hc, 0, ln_out, &inexact, wk, err);
+		}
 	}
 done:
+	work_free(fast_diag);
 	work_free(diag);
 	work_free(inverses);
 	work_free(value);
@@ -1332,21 +1415,84 @@ done:
  * Public functions
  * ------------------------------------------------------------------------ */
 
+/*
+ * The exact rates computed during a sizing (bs_analysis_memo_begin/end),
+ * per thread: bs_bloom_size_exact decides "does some k reach the rate" at
+ * the m it finally rounds up to a prime, and then asks for the optimal k at
+ * that prime, which needs the same rates again.  The computation is
+ * deterministic, so a remembered rate is the very value a new computation
+ * would give.  Outside a sizing nothing is remembered.
+ */
+#define RATE_MEMO_SIZE 32
+
+typedef struct rate_memo
+{
+	int64_t		m;
+	int64_t		n;
+	int64_t		k;
+	bs_construction c;
+	ld			ln;
+} rate_memo;
+
+static _Thread_local rate_memo memo[RATE_MEMO_SIZE];
+static _Thread_local int memo_used = -1;	/* entries filled; -1: not remembering */
+
+/*
+ * And the last local minimum in k that a search walked to, at memo_ref_m
+ * bits for memo_ref_n items: bs_optimal_k starts there (scaled to its m)
+ * rather than from the bounds, a few exact rates fewer.
+ */
+static _Thread_local int64_t memo_ref_m;
+static _Thread_local int64_t memo_ref_n;
+static _Thread_local bs_construction memo_ref_c;
+static _Thread_local int memo_ref_k;
+
+void
+bs_analysis_memo_begin(void)
+{
+	memo_used = 0;
+	memo_ref_m = 0;
+}
+
+void
+bs_analysis_memo_end(void)
+{
+	memo_used = -1;
+}
+
 /* ln f for checked arguments */
 static bs_status
 rate_ln(int64_t m, int64_t n, int64_t k, bs_construction c, ld *ln_out,
 		bs_error *err)
 {
 	work		wk = {0};
+	bs_status	s;
+	int			i;
 
 	if (n == 0)
 	{
 		*ln_out = -INFINITY;
 		return BS_OK;
 	}
-	if (c == BS_CONSTRUCTION_STANDARD)
-		return standard_ln(m, n, k, ln_out, &wk, err);
-	return classic_ln(m, n, k, ln_out, &wk, err);
+	for (i = 0; i < memo_used; i++)
+		if (memo[i].m == m && memo[i].n == n && memo[i].k == k && memo[i].c == c)
+		{
+			*ln_out = memo[i].ln;
+			return BS_OK;
+		}
+	s = c == BS_CONSTRUCTION_STANDARD ? standard_ln(m, n, k, ln_out, &wk, err) :
+		classic_ln(m, n, k, ln_out, &wk, err);
+	if (s == BS_OK && memo_used >= 0 && memo_used < RATE_MEMO_SIZE)
+	{
+		rate_memo  *slot = &memo[memo_used++];
+
+		slot->m = m;
+		slot->n = n;
+		slot->k = k;
+		slot->c = c;
+		slot->ln = *ln_out;
+	}
+	return s;
 }
 
 static double
@@ -2188,6 +2334,13 @@ bs_optimal_k(int64_t m, int64_t n, bs_construction c, int64_t *k_out,
 	if ((ks = k_search_new(m, n, c, err, &s)) == NULL)
 		return s;
 	guess = initial_guess(ks);
+	if (memo_used >= 0 && memo_ref_m > 0 && memo_ref_n == n && memo_ref_c == c)
+	{
+		/* near the minimum a search of this sizing walked to (eq. (67)) */
+		ld			k = floorl((ld) memo_ref_k * (ld) m / (ld) memo_ref_m + 0.5L);
+
+		guess = k < 1 ? 1 : k > ks->kmax ? ks->kmax : (int) k;
+	}
 	if (optimum_by_bounds(ks, guess))
 		*k_out = guess;
 	else if ((s = search_min(ks, guess, err)) == BS_OK)
@@ -2320,6 +2473,10 @@ decide_bits(bits_search *bs, int64_t m, int *yes, bs_error *err)
 				/* the walk of a "no" ended at a local minimum */
 				bs->ref_m = m;
 				bs->ref_k = ks->best;
+				memo_ref_m = m;
+				memo_ref_n = bs->n;
+				memo_ref_c = bs->c;
+				memo_ref_k = ks->best;
 			}
 		}
 	}

@@ -170,4 +170,15 @@ bs_status	bs_efficiency(int64_t m, int64_t n, int64_t k, bs_construction c,
 bs_status	bs_space_lower_bound(int64_t n, double fpr, double *bits_out,
 								 bs_error *err);
 
+/*
+ * Between begin and end, the calling thread remembers the exact rates it
+ * computes (at most 32) and answers a repeated (m, n, k, construction) from
+ * memory: for a sequence of searches over the same n, such as a sizing
+ * (bs_optimal_bits, then bs_optimal_k at the prime above its answer).  A
+ * remembered rate is the value a new computation would give.  begin forgets
+ * what an earlier sequence remembered (also one ended by an error).
+ */
+void		bs_analysis_memo_begin(void);
+void		bs_analysis_memo_end(void);
+
 #endif							/* BS_ANALYSIS_H */

@@ -32,19 +32,16 @@ capacity_fits(int64_t n, double fpr)
 		reaches;
 }
 
-bs_status
-bs_bloom_size_exact(int64_t capacity, double fpr, uint64_t *bits,
-					uint32_t *hashes, bs_error *err)
+/* bs_bloom_size_exact for checked arguments */
+static bs_status
+bs_bloom_size_search(int64_t capacity, double fpr, uint64_t *bits,
+					 uint32_t *hashes, bs_error *err)
 {
 	int64_t		m = 0;
 	int64_t		k;
 	uint64_t	prime;
 	bs_status	status;
 	int			fits;
-
-	if ((status = bs_check_capacity(capacity, err)) != BS_OK ||
-		(status = bs_check_fpr(fpr, err)) != BS_OK)
-		return status;
 
 	/* a filter too large is found by one decision, not a whole search */
 	status = bs_reaches_rate((int64_t) largest_sizable_bits(), capacity, fpr,
@@ -75,4 +72,21 @@ bs_bloom_size_exact(int64_t capacity, double fpr, uint64_t *bits,
 	*bits = prime;
 	*hashes = (uint32_t) k;
 	return BS_OK;
+}
+
+bs_status
+bs_bloom_size_exact(int64_t capacity, double fpr, uint64_t *bits,
+					uint32_t *hashes, bs_error *err)
+{
+	bs_status	status;
+
+	if ((status = bs_check_capacity(capacity, err)) != BS_OK ||
+		(status = bs_check_fpr(fpr, err)) != BS_OK)
+		return status;
+
+	/* the final bs_optimal_k reuses the rates of the search */
+	bs_analysis_memo_begin();
+	status = bs_bloom_size_search(capacity, fpr, bits, hashes, err);
+	bs_analysis_memo_end();
+	return status;
 }
