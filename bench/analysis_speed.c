@@ -316,7 +316,8 @@ optimal_bits_cases(void)
 static void
 sizing_cases(void)
 {
-	static const int64_t capacity[] = {1, 1000, 1000000, 10000000, 1000000000};
+	static const int64_t capacity[] = {1, 3, 10, 100, 1000, 10000, 100000, 1000000,
+	10000000, 1000000000};
 	static const double typical[][2] = {
 		{10000000, 0.01}, {1000000, 1e-6}, {100, 0.01}, {1000000, 0.001},
 		{10, 1e-300}, {50, 1e-300}, {1000000000, 1e-300}

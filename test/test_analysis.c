@@ -41,6 +41,10 @@
 #include <time.h>
 
 #include "bs_analysis.h"
+#include "bs_bloom.h"
+#include "bs_chain_step.h"
+#include "bs_primes.h"
+#include "bs_sizing.h"
 
 typedef long double ld;
 
@@ -1053,6 +1057,119 @@ test_timings(void)
 	printf("   slowest k > 1000:       %8.2f ms  (%s)\n", worst_kbig.ms, worst_kbig.what);
 }
 
+/*
+ * H. The vectorised chain step (bs_chain_step, the copy this CPU runs) gives
+ * the bits of the plain loop: each output's products added in the order of
+ * j, one rounding per operation (this file is compiled without contraction
+ * into fused multiply-adds).  Values over the whole double range.
+ */
+static void
+test_chain_step(void)
+{
+	static const int shapes[][3] = {	/* K, J, lo */
+		{0, 0, 0}, {1, 1, 0}, {15, 3, 2}, {16, 1, 0}, {17, 16, 5},
+		{100, 22, 40}, {997, 8, 300}, {711, 552, 0}, {1000, 93, 999}
+	};
+	unsigned	seed = 12345;
+	long		differ = 0;
+	size_t		c;
+
+	for (c = 0; c < sizeof(shapes) / sizeof(shapes[0]); c++)
+	{
+		int			K = shapes[c][0];
+		int			J = shapes[c][1];
+		int			lo = shapes[c][2];
+		size_t		length = (size_t) K + 1 + (size_t) J + BS_CHAIN_BLOCK;
+		double	   *v = calloc(length, sizeof(double));
+		double	   *diag = calloc(length * ((size_t) J + 1), sizeof(double));
+		double	   *next = calloc(length, sizeof(double));
+		double		scale = ldexp(1.0, -448);
+		int			end;
+		int			t;
+		size_t		i;
+
+		for (i = 0; i <= (size_t) K; i++)
+		{
+			seed = seed * 1103515245u + 12345u;
+			v[i] = ldexp((double) (seed >> 8) / (1u << 24), (int) (seed % 1500) - 600);
+		}
+		for (i = 0; i < length * ((size_t) J + 1); i++)
+		{
+			seed = seed * 1103515245u + 12345u;
+			if (i % length <= (size_t) K)
+				diag[i] = ldexp((double) (seed >> 8) / (1u << 24), (int) (seed % 900) - 100);
+		}
+		end = bs_chain_step(v, diag, length, lo, K, J, scale, next);
+		check(end > K && end - lo <= K - lo + BS_CHAIN_BLOCK && (end - lo) % BS_CHAIN_BLOCK == 0,
+			  "chain step K=%d J=%d lo=%d: end %d", K, J, lo, end);
+		for (t = lo; t <= K; t++)
+		{
+			double		s = 0;
+			int			j;
+
+			for (j = 0; j <= J; j++)
+				s += v[t + j] * diag[(size_t) j * length + t + j];
+			s *= scale;
+			if (memcmp(&s, &next[t], sizeof(s)) != 0)
+				differ++;
+		}
+		free(v);
+		free(diag);
+		free(next);
+	}
+	check(differ == 0, "chain step: %ld outputs differ from the plain loop", differ);
+
+	printf("H. chain step: vectorised step bit-identical to the plain loop on %zu shapes\n",
+		   sizeof(shapes) / sizeof(shapes[0]));
+}
+
+/*
+ * I. A sizing remembers its rates and starts its last search at the minimum
+ * it walked to: the same (m, k) as the separate functions, which remember
+ * nothing, and the same again when repeated.
+ */
+static void
+test_sizing_memo(void)
+{
+	static const struct
+	{
+		int64_t		n;
+		double		fpr;
+	}			cases[] = {
+		{1, 1e-300}, {2, 1e-300}, {3, 1e-300}, {50, 1e-300}, {1000, 1e-100},
+		{100, 0.01}, {1000000, 1e-6}, {7, 1e-30}
+	};
+	size_t		c;
+
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+	{
+		uint64_t	bits[2] = {0, 0};
+		uint32_t	hashes[2] = {0, 0};
+		int64_t		m = 0;
+		int64_t		k = 0;
+		uint64_t	prime;
+		int			r;
+
+		for (r = 0; r < 2; r++)
+			check(bs_bloom_size_exact(cases[c].n, cases[c].fpr, &bits[r], &hashes[r], NULL) == BS_OK,
+				  "sizing n=%lld fpr=%g", (long long) cases[c].n, cases[c].fpr);
+		check(bs_optimal_bits(cases[c].n, cases[c].fpr, BS_CONSTRUCTION_CLASSIC, &m, NULL) == BS_OK,
+			  "optimal bits n=%lld", (long long) cases[c].n);
+		prime = bs_next_prime(m < BS_BLOOM_MIN_BITS ? BS_BLOOM_MIN_BITS : (uint64_t) m);
+		check(bs_optimal_k((int64_t) prime, cases[c].n, BS_CONSTRUCTION_CLASSIC, &k, NULL) == BS_OK,
+			  "optimal k n=%lld", (long long) cases[c].n);
+		if (k > (int64_t) prime)
+			k = (int64_t) prime;
+		check(bits[0] == prime && hashes[0] == (uint32_t) k && bits[1] == bits[0] &&
+			  hashes[1] == hashes[0],
+			  "sizing n=%lld fpr=%g: (%llu, %u) then (%llu, %u), separately (%llu, %lld)",
+			  (long long) cases[c].n, cases[c].fpr, (unsigned long long) bits[0], hashes[0],
+			  (unsigned long long) bits[1], hashes[1], (unsigned long long) prime, (long long) k);
+	}
+	printf("I. sizing: %zu sizings equal to bs_optimal_bits, the next prime and bs_optimal_k\n",
+		   sizeof(cases) / sizeof(cases[0]));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1074,6 +1191,8 @@ main(int argc, char **argv)
 	test_optimal_k();
 	test_optimal_bits();
 	test_api();
+	test_chain_step();
+	test_sizing_memo();
 	test_timings();
 	printf("(%.1f s)\n", (now_ms() - t0) / 1e3);
 	printf("analysis: %ld checks, %ld failed\n", checks, failures);

@@ -17,8 +17,9 @@
  * diag so that every read of the last block is in bounds.
  *
  * Each output adds its J + 1 products in the order of j, one rounding per
- * multiplication and per addition (never a fused multiply-add), so every
- * CPU gives the same bits: two servers always size a filter the same way.
+ * multiplication and per addition (never a fused multiply-add on x86-64),
+ * so every x86-64 CPU gives the same bits: two servers size a filter the
+ * same way.
  */
 int			bs_chain_step(const double *v, const double *diag, size_t length,
 						  int lo, int hi, int J, double scale, double *next);
