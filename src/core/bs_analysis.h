@@ -21,8 +21,9 @@
  * subnormal doubles.  bs_fpr_exact_log returns the natural logarithm instead,
  * which stays accurate far below that (down to about 1e-4900).
  *
- * Speed (x86-64): under 1 ms for k <= 64 and about 2-10 ms for k near 1000
- * (up to some 50 ms for rates below 1e-420, which take a long double path),
+ * Speed (x86-64): under 1 ms for k <= 64 and about 1-3 ms for k near 1000
+ * (up to some 35 ms where the chain is longest, and for rates below 1e-420,
+ * which take a long double path),
  * for any m up to 2^33 and n up to 10^9; bench/analysis_speed.c measures
  * every function over the corners of the ranges.  Larger k costs about
  * k min(k, m) steps.
