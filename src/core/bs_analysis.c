@@ -1190,10 +1190,27 @@ classic_make_row(const void *context, int u, ld *row)
 }
 
 /*
+ * finish[u] = tau_u(u), u = 0..J: C(m-u,k-u) / (C(m,k) p) for u >= 1 by the
+ * ratio (k-u+1)/(m-u+1), where the diagonals of the row table start; tau_0(0) = 1.
+ */
+static void
+classic_finish(const classic_rows *cr, ld *finish, const ld *inverse_m)
+{
+	ld			start = 1;
+	int			u;
+
+	finish[0] = 1;
+	for (u = 1; u <= cr->J; u++)
+	{
+		start *= (ld) (cr->k - u + 1) * inverse_m[u - 1];
+		finish[u] = start * cr->inverse_p;
+	}
+}
+
+/*
  * The table of tau_u(j) by diagonals, [j * length + u], j <= J: j = 0 as
  * in classic_make_row; for j >= 1, tau_u(j) = C(u,j) C(m-u,k-j) / (C(m,k) p),
- * from tau_j(j) = C(m-j,k-j) / (C(m,k) p) (itself by the ratio (k-j)/(m-j))
- * along u by the ratio (u+1)/(u+1-j) (m-u-k+j)/(m-u), which reaches 0
+ * from tau_j(j) = finish[j] (classic_finish) along u by the ratio (u+1)/(u+1-j) (m-u-k+j)/(m-u), which reaches 0
  * exactly where C(m-u,k-j) does.  Sequential writes, no division in the
  * loops (the inverses are tabulated; inverse_u[u] = 1/(u+1), inverse_m[u] =
  * 1/(m-u)); about 3 (K + J) ulps of relative error.  Computed in long
@@ -1205,11 +1222,10 @@ classic_make_row(const void *context, int u, ld *row)
 static void
 classic_diagonals(const classic_rows *cr, int K, ld *diag, double *fast,
 				  size_t length, const ld *inverse_u, const ld *inverse_m,
-				  work *wk)
+				  const ld *finish, work *wk)
 {
 	ld			m = cr->m;
 	int			k = cr->k;
-	ld			start = 1;		/* C(m-j,k-j) / C(m,k) */
 	ld			scale = ldexpl(1, DIAG_SCALE);
 	int			u;
 	int			j;
@@ -1229,8 +1245,7 @@ classic_diagonals(const classic_rows *cr, int K, ld *diag, double *fast,
 		size_t		row = (size_t) j * length;
 		ld			t;
 
-		start *= (ld) (k - j + 1) * inverse_m[j - 1];
-		t = start * cr->inverse_p;
+		t = finish[j];
 		STORE(row + j, t);
 		for (u = j; u < K && m - u - k + j > 0; u++)
 		{
@@ -1243,22 +1258,22 @@ classic_diagonals(const classic_rows *cr, int K, ld *diag, double *fast,
 }
 
 /*
- * finish[u] = tau_u(u), u = 0..J: C(m-u,k-u) / (C(m,k) p) for u >= 1 by the
- * ratio (k-u+1)/(m-u+1), as the diagonals start (the same bits as
- * diag[u * length + u]); tau_0(0) = 1.
+ * The row table in the fast path's form (fast: double, scaled) or in long
+ * double; NULL (and *status set) when out of memory.
  */
-static void
-classic_finish(const classic_rows *cr, ld *finish, const ld *inverse_m)
+static void *
+classic_table(const classic_rows *cr, int K, size_t length, const ld *inverses,
+			  const ld *finish, int fast, work *wk, bs_error *err,
+			  bs_status *status)
 {
-	ld			start = 1;
-	int			u;
+	size_t		count = length * ((size_t) cr->J + 1);
+	void	   *table = work_alloc_bytes(count * (fast ? sizeof(double) : sizeof(ld)),
+										 err, status);
 
-	finish[0] = 1;
-	for (u = 1; u <= cr->J; u++)
-	{
-		start *= (ld) (cr->k - u + 1) * inverse_m[u - 1];
-		finish[u] = start * cr->inverse_p;
-	}
+	if (table != NULL)
+		classic_diagonals(cr, K, fast ? NULL : table, fast ? table : NULL, length,
+						  inverses, inverses + 2 * (K + 1), finish, wk);
+	return table;
 }
 
 /*
@@ -1284,7 +1299,7 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 	ld		   *diag = NULL;
 	ld		   *inverses = NULL;
 	ld		   *value = NULL;
-	ld		   *finish;
+	ld		   *finish;		/* tau_u(u), u <= J */
 	double	   *fast_diag = NULL;
 	int			table;
 	bs_status	status = BS_OK;
@@ -1360,7 +1375,6 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 
 		/* rough rate: U (65) */
 		ld			guess = k * logl(-expm1l(n * log1pl(-(ld) k / m)));
-
 		int			inexact = 1;
 
 		hc.K = K;
@@ -1378,27 +1392,20 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 		/* as hit_chain_auto, making only the table each path needs */
 		if (table && guess > FAST_FLOOR)
 		{
-			fast_diag = work_alloc_bytes(length * ((size_t) J + 1) * sizeof(double),
-										 err, &status);
+			fast_diag = classic_table(&cr, K, length, inverses, finish, 1, wk,
+									  err, &status);
 			if (fast_diag == NULL)
 				goto done;
-			classic_diagonals(&cr, K, NULL, fast_diag, length, inverses,
-							  inverses + 2 * (K + 1), wk);
 			hc.fast_diag = fast_diag;
 			status = hit_chain_run(&hc, 1, ln_out, &inexact, wk, err);
 			hc.fast_diag = NULL;
 		}
 		if (status == BS_OK && inexact)
 		{
-			if (table)
-			{
-				diag = work_alloc(length * ((size_t) J + 1), err, &status);
-				if (diag == NULL)
-					goto done;
-				classic_diagonals(&cr, K, diag, NULL, length, inverses,
-								  inverses + 2 * (K + 1), wk);
-				hc.diag = diag;
-			}
+			if (table &&
+				(hc.diag = diag = classic_table(&cr, K, length, inverses, finish, 0,
+												wk, err, &status)) == NULL)
+				goto done;
 			status = hit_chain_run(&hc, 0, ln_out, &inexact, wk, err);
 		}
 	}
