@@ -65,6 +65,20 @@ SELECT bloom_create(1000, 0.01, 0, 'triple');
 SELECT bloom_agg(i, 100, 0.01, 'Double') FROM generate_series(1, 3) i;
 SELECT bloom_agg(i, 100, 0.01, NULL) FROM generate_series(1, 3) i;
 SELECT bloom_agg(i, 100, 0.01, CASE WHEN i < 2 THEN 'double' ELSE 'blocked' END) FROM generate_series(1, 3) i;
+-- a scheme per group from a column is read on every row, a constant or a
+-- parameter once per query (bloom_agg checks which through its Aggref); all
+-- three give the same filter
+SELECT g, bloom_agg(i, 100, 0.01, CASE WHEN g = 0 THEN 'blocked' ELSE 'partition' END) =
+	CASE WHEN g = 0 THEN bloom_agg(i, 100, 0.01, 'blocked') ELSE bloom_agg(i, 100, 0.01, 'partition') END
+	AS column_scheme_matches
+FROM generate_series(1, 40) i, LATERAL (SELECT i % 2 AS g) x GROUP BY g ORDER BY g;
+PREPARE agg_with_scheme(text) AS
+	SELECT bloom_agg(i, 100, 0.01, $1) = bloom_agg(i, 100, 0.01, 'blocked') AS parameter_scheme_matches
+	FROM generate_series(1, 40) i;
+SET plan_cache_mode = force_generic_plan;	-- $1 stays a Param
+EXECUTE agg_with_scheme('blocked');
+RESET plan_cache_mode;
+DEALLOCATE agg_with_scheme;
 SELECT bloom_expected_fpr(1000, 100, 7, 'partition');
 SELECT bloom_expected_fpr(1000, 100, 7, 'blocked');
 SELECT bloom_expected_fpr(1024, 100, 65, 'blocked');

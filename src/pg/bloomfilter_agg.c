@@ -125,9 +125,31 @@ agg_cache(FunctionCallInfo fcinfo)
 }
 
 /*
+ * Is argument argnum of the aggregate (0-based, the transition function's
+ * argnum + 1) a constant or an external parameter, fixed for the whole query?
+ * get_fn_expr_arg_stable cannot tell from inside a transition function:
+ * nodeAgg.c gives the transition function an expression whose arguments are
+ * placeholder Params; the aggregate's own expressions are in its Aggref.
+ * False where there is no Aggref (a window aggregate).
+ */
+static bool
+agg_arg_stable(FunctionCallInfo fcinfo, int argnum)
+{
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+	Node	   *arg;
+
+	if (aggref == NULL || argnum < 0 || argnum >= list_length(aggref->args))
+		return false;
+	arg = (Node *) list_nth_node(TargetEntry, aggref->args, argnum)->expr;
+	return IsA(arg, Const) ||
+		(IsA(arg, Param) && ((Param *) arg)->paramkind == PARAM_EXTERN);
+}
+
+/*
  * The scheme argument, parsed only when it differs from the last one.  A
  * constant (or query parameter) keeps one address for the whole query, so
- * for those the address alone says that the name is the same.
+ * for those the address alone says that the name is the same, and a row
+ * costs neither a detoast nor a comparison of the name.
  */
 static uint8
 agg_scheme(FunctionCallInfo fcinfo, AggCache *cache)
@@ -137,7 +159,7 @@ agg_scheme(FunctionCallInfo fcinfo, AggCache *cache)
 	Size		length;
 
 	if (cache->scheme_stable < 0)
-		cache->scheme_stable = get_fn_expr_arg_stable(fcinfo->flinfo, 4) ? 1 : 0;
+		cache->scheme_stable = agg_arg_stable(fcinfo, 3) ? 1 : 0;
 	if (cache->sized && cache->scheme_stable > 0 && cache->scheme_datum == datum)
 		return cache->scheme;
 	cache->scheme_datum = datum;
