@@ -61,6 +61,31 @@ bs_start_server() {
 	trap bs_stop_server EXIT
 }
 
+# Reserve enough 2 MB huge pages for a server's shared memory of the given
+# size in MB (vm.nr_hugepages; 10% more for PostgreSQL's other shared
+# structures).  Sets BS_HUGE_PAGES to "on" when the kernel granted them, else
+# to "off" (leaving the reservation as it was); bs_release_huge_pages puts the
+# old value back.
+bs_reserve_huge_pages() {
+	local mb=$1 pages
+	BS_OLD_HUGE_PAGES=$(cat /proc/sys/vm/nr_hugepages)
+	pages=$((mb * 11 / 10 / 2 + BS_OLD_HUGE_PAGES))
+	echo "$pages" >/proc/sys/vm/nr_hugepages 2>/dev/null || true
+	if [ "$(cat /proc/sys/vm/nr_hugepages)" -ge "$pages" ]; then
+		BS_HUGE_PAGES=on
+	else
+		bs_release_huge_pages
+		BS_HUGE_PAGES=off
+	fi
+}
+
+bs_release_huge_pages() {
+	if [ -n "${BS_OLD_HUGE_PAGES:-}" ]; then
+		echo "$BS_OLD_HUGE_PAGES" >/proc/sys/vm/nr_hugepages 2>/dev/null || true
+		unset BS_OLD_HUGE_PAGES
+	fi
+}
+
 bs_stop_server() {
 	if [ -n "${BS_PGDIR:-}" ] && [ -d "$BS_PGDIR/data" ]; then
 		runuser -u postgres -- $PG_BIN/pg_ctl -D "$BS_PGDIR/data" -m fast -w stop >/dev/null 2>&1 || true
