@@ -14,12 +14,12 @@
 #
 # The server's shared memory is on huge pages (huge_pages = on, with
 # vm.nr_hugepages raised for the run and put back afterwards), as PostgreSQL's
-# documentation advises for a large shared_buffers: a parallel worker is a new
-# process that maps the buffers it reads on first touch, and with 4 kB pages
-# that costs a worker one page fault per 4 kB (about 36,000 for its third of
-# the 440 MB table of ids) (serial queries do not pay them: their session has mapped the buffers
-# before the timed query).  HUGE_PAGES=off bash bench/scaleout.sh measures
-# with ordinary pages instead.
+# documentation advises for a large shared_buffers.  A parallel worker is a
+# new process that maps the buffers it reads on first touch: with 4 kB pages,
+# one page fault per 4 kB, about 36,000 for a worker's third of the 440 MB
+# table of ids, which a serial query does not pay (its session mapped the
+# buffers before the timed query).  HUGE_PAGES=off bash bench/scaleout.sh
+# measures with ordinary pages instead.
 source "$(dirname "$0")/../scripts/lib.sh"
 bs_require_root "$@"
 
@@ -31,7 +31,7 @@ RESULTS_DIR=$BS_ROOT/bench/results
 
 bs_install_packages postgresql-15-hll
 bs_build_install
-trap 'bs_stop_server; bs_release_huge_pages' EXIT
+trap bs_stop_server EXIT		# also gives back the huge pages
 if [ "$HUGE_PAGES" = on ]; then
 	bs_reserve_huge_pages $SHARED_BUFFERS_MB
 	HUGE_PAGES=$BS_HUGE_PAGES
@@ -43,7 +43,6 @@ bs_start_server shared_buffers=${SHARED_BUFFERS_MB}MB huge_pages=$HUGE_PAGES \
 	work_mem=1GB autovacuum=off wal_level=minimal max_wal_senders=0 \
 	max_wal_size=20GB checkpoint_timeout=1h fsync=off synchronous_commit=off \
 	full_page_writes=off max_worker_processes=8 max_parallel_workers=4
-trap 'bs_stop_server; bs_release_huge_pages' EXIT
 
 sql() { psql -X -A -t -q -v ON_ERROR_STOP=1 "$@"; }
 

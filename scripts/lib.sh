@@ -64,8 +64,8 @@ bs_start_server() {
 # Reserve enough 2 MB huge pages for a server's shared memory of the given
 # size in MB (vm.nr_hugepages; 10% more for PostgreSQL's other shared
 # structures).  Sets BS_HUGE_PAGES to "on" when the kernel granted them, else
-# to "off" (leaving the reservation as it was); bs_release_huge_pages puts the
-# old value back.
+# to "off" (leaving the reservation as it was).  bs_stop_server puts the old
+# value back.
 bs_reserve_huge_pages() {
 	local mb=$1 pages
 	BS_OLD_HUGE_PAGES=$(cat /proc/sys/vm/nr_hugepages)
@@ -86,9 +86,11 @@ bs_release_huge_pages() {
 	fi
 }
 
+# Stop the server, if one was started, and give back reserved huge pages.
 bs_stop_server() {
 	if [ -n "${BS_PGDIR:-}" ] && [ -d "$BS_PGDIR/data" ]; then
 		runuser -u postgres -- $PG_BIN/pg_ctl -D "$BS_PGDIR/data" -m fast -w stop >/dev/null 2>&1 || true
 		if [ "${BS_KEEP_SERVER_DIR:-0}" != 1 ]; then rm -rf "$BS_PGDIR"; fi
 	fi
+	bs_release_huge_pages
 }

@@ -125,8 +125,9 @@ agg_cache(FunctionCallInfo fcinfo)
 }
 
 /*
- * Is argument argnum of the aggregate (0-based, the transition function's
- * argnum + 1) a constant or an external parameter, fixed for the whole query?
+ * Is the aggregate's argument argnum (0-based: the value is 0, so it is the
+ * transition function's argument argnum + 1) a constant or an external
+ * parameter, fixed for the whole query?
  * get_fn_expr_arg_stable cannot tell from inside a transition function:
  * nodeAgg.c gives the transition function an expression whose arguments are
  * placeholder Params; the aggregate's own expressions are in its Aggref.
