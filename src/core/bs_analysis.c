@@ -298,6 +298,7 @@ typedef struct hit_chain
 	const ld   *finish;
 	ld			n_items;
 	ld			log_miss;		/* ln(1 - p); -inf when every item hits */
+	ld			floor_ln;		/* ln of a lower bound of the result, or -inf */
 } hit_chain;
 
 /* K + 1 states, padded so that a step's reads and writes need no bounds */
@@ -328,10 +329,36 @@ chain_length(int K, int J)
  * double range is at most (drops + operations) 2^-(1075 + DIAG_SCALE),
  * which is checked against the result after the run; a result it does not
  * certify to 1e-14 (rates below about 1e-420) is recomputed in long double.
+ *
+ * Two more cuts keep the support to the entries that can still matter,
+ * each with an error bound that is checked after the run as well.  Let
+ * h(a, u) be what a unit of probability in state u after a hitting items
+ * adds to the result, sum_b w_{a+b} E[value(U_b) | U_0 = u].
+ *  - Lagging end (large u, few targets covered).  h(a, u) does not increase
+ *    with u: the items are independent of the state, so the targets left
+ *    uncovered from u + 1 include those left from u (coupling), and value[]
+ *    does not increase with u (classic: [u = 0]; standard: the mixture of
+ *    C(K-u, d)/C(K, d)).  So an entry x above a kept entry r adds at most
+ *    (x/r) r h(a, r) <= (x/r) R to the result R, since the kept entries of
+ *    step a add at most R between them.  The top entries are dropped while
+ *    x <= LAG_TOLERANCE r, r an entry near the largest (any kept entry
+ *    below would do); the relative error is at most the sum of the x/r, at
+ *    most (K + 1) LAG_TOLERANCE, because an index once dropped at the top
+ *    never receives probability again (coverage only grows).
+ *  - Leading end (small u).  h(a, u) <= sum_{b >= 0} w_{a+b} = P(A >= a),
+ *    at most w_a / (1 - rho) past the mode of the binomial (the ratios rho
+ *    decrease) and 1 before.  With floor_ln the logarithm of a lower bound
+ *    of the result (Theorem 15, or -inf: no such cut), the bottom entries
+ *    x with x P(A >= a) below AHEAD_TOLERANCE exp(floor_ln) are dropped;
+ *    their sum of x P(A >= a) bounds the absolute error.
  */
 #define FAST_SCALE 512
 #define DIAG_SCALE 448
 #define FAST_UNDERFLOW_TOLERANCE 1e-14L
+#define LAG_TOLERANCE 1e-24
+#define AHEAD_TOLERANCE 1e-24L
+/* the errors of the cuts that fast_cuts_ok accepts, relative */
+#define CUT_TOLERANCE 1e-15L
 
 typedef struct fast_state
 {
@@ -347,6 +374,9 @@ typedef struct fast_state
 	ld			drops;			/* entries dropped, for the error bound */
 	ld			ops;			/* arithmetic operations, likewise */
 	ld			unscale;		/* 2^-FAST_SCALE */
+	int			peak;			/* an index near the largest entry */
+	ld			lag_error;		/* relative error of the lagging cuts */
+	ld			ahead_error;	/* absolute error of the leading cuts, scaled */
 } fast_state;
 
 static bs_status
@@ -380,7 +410,7 @@ fast_init(fast_state *fs, const hit_chain *hc, bs_error *err)
 	}
 	fs->v[hc->K] = ldexp(1.0, FAST_SCALE);
 	fs->unscale = ldexpl(1, -FAST_SCALE);
-	fs->lo = fs->hi = hc->K;
+	fs->lo = fs->hi = fs->peak = hc->K;
 	fs->next_lo = 0;
 	fs->next_hi = -1;			/* all zero */
 	return BS_OK;
@@ -419,14 +449,18 @@ fast_clear(double *x, int from, int to)
  * support [lo - J, hi] (bs_chain_step: sixteen independent sums, vectorised,
  * each adding its terms in the order of j, the same bits on every CPU).  v
  * is zero outside its support and padded, so the loops need no bounds.  Then
- * the tiny ends are dropped.
+ * the ends that cannot matter are dropped (see fast_state): the lagging
+ * entries far below the peak, the leading ones below ahead_cut (scaled; at
+ * least DBL_MIN), each of those counted at ahead_weight (a bound of
+ * P(A >= a)).
  */
 static void
-fast_step(fast_state *fs, int J)
+fast_step(fast_state *fs, int J, double ahead_cut, ld ahead_weight)
 {
 	int			lo = fs->lo > J ? fs->lo - J : 0;
 	int			hi = fs->hi;
 	double	   *next = fs->next;
+	int			peak = fs->peak;
 	int			t;
 
 	t = bs_chain_step(fs->v, fs->diag, fs->length, lo, hi, J,
@@ -436,16 +470,35 @@ fast_step(fast_state *fs, int J)
 	fast_clear(next, fs->next_lo, lo - 1);
 	fast_clear(next, t, fs->next_hi);
 
+	/* the peak moves little from step to step: climb to a local maximum */
+	if (peak < lo)
+		peak = lo;
+	if (peak > hi)
+		peak = hi;
+	while (peak > lo && next[peak - 1] >= next[peak])
+		peak--;
+	while (peak < hi && next[peak + 1] > next[peak])
+		peak++;
+	if (next[peak] > 0)
+		while (hi > peak && next[hi] <= LAG_TOLERANCE * next[peak])
+		{
+			fs->lag_error += (ld) next[hi] / next[peak];
+			next[hi--] = 0;
+		}
 	while (hi > lo && next[hi] < DBL_MIN)
 	{
 		next[hi--] = 0;
 		fs->drops += 1;
 	}
-	while (lo < hi && next[lo] < DBL_MIN)
+	while (lo < hi && next[lo] < ahead_cut)
 	{
+		if (next[lo] < DBL_MIN)
+			fs->drops += 1;
+		else
+			fs->ahead_error += next[lo] * ahead_weight;
 		next[lo++] = 0;
-		fs->drops += 1;
 	}
+	fs->peak = peak < lo ? lo : peak > hi ? hi : peak;
 	fs->next = fs->v;
 	fs->next_lo = fs->lo;
 	fs->next_hi = fs->hi;
@@ -462,6 +515,15 @@ fast_underflow_ok(const fast_state *fs, ld ln)
 		(1075 + DIAG_SCALE) * 0.693147180559945309417232121458176568L;
 
 	return !isinf(ln) && bound_ln <= ln + logl(FAST_UNDERFLOW_TOLERANCE);
+}
+
+/* do the error bounds of the cuts certify the result exp(ln)? */
+static int
+fast_cuts_ok(const fast_state *fs, ld ln)
+{
+	return fs->lag_error <= CUT_TOLERANCE / 2 &&
+		(fs->ahead_error == 0 ||
+		 logl(fs->ahead_error * fs->unscale) <= ln + logl(CUT_TOLERANCE / 2));
 }
 
 /*
@@ -579,6 +641,15 @@ slow_step(slow_state *ss, const hit_chain *hc)
 	ss->umin = lo;
 }
 
+/* cut_floor / e^wl, kept inside the long double range */
+static ld
+cut_weight_ratio(ld cut_floor, ld wl)
+{
+	ld			ln = logl(cut_floor) - wl;
+
+	return expl(ln > 11000 ? 11000 : ln < -11000 ? -11000 : ln);
+}
+
 /*
  * sum_a Bin(n_items, p; a) E[value(U_a)] as a logarithm (-inf for 0).
  *
@@ -603,6 +674,8 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 	ld			wl;
 	ld			acc = 0;
 	ld			odds;
+	ld			cut_floor;
+	ld			cut_over_weight;
 	int			deterministic = isinf(hc->log_miss);
 	int			top = K;		/* value[u] = 0 above top (classic: 0) */
 
@@ -628,10 +701,16 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 
 	odds = deterministic ? 0 : expm1l(-hc->log_miss);	/* p / (1 - p) */
 	wl = deterministic ? 0 : hc->n_items * hc->log_miss;
+	/* the leading cut: AHEAD_TOLERANCE times the floor, scaled (or 0: none) */
+	cut_floor = fast && isfinite(hc->floor_ln) ?
+		expl(logl(AHEAD_TOLERANCE) + hc->floor_ln +
+			 FAST_SCALE * 0.693147180559945309417232121458176568L) : 0;
+	cut_over_weight = cut_floor > 0 ? cut_weight_ratio(cut_floor, wl) : 0;
 
 	for (a = 0;; a += 1)
 	{
 		ld			next;
+		ld			rho = 1;	/* w_{a+1} / w_a */
 		int			width;
 
 		if (!deterministic || a >= hc->n_items)
@@ -641,8 +720,7 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 			break;
 		if (!deterministic)
 		{
-			ld			rho = (hc->n_items - a) / (a + 1) * odds;
-
+			rho = (hc->n_items - a) / (a + 1) * odds;
 			next = w * rho;
 			if (rho < 1 && acc > 0 && next / (1 - rho) <= TAIL_TOLERANCE * acc)
 				break;
@@ -661,7 +739,18 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 		}
 		if (fast)
 		{
-			fast_step(&fs, J);
+			/*
+			 * the leading cut (fast_state): below cut_floor / P(A >= a + 1),
+			 * with P(A >= a + 1) <= w_{a+1} / (1 - rho) past the mode
+			 * (true weights: w e^wl), else 1
+			 */
+			ld			cut = cut_floor;
+
+			if (rho < 1 && next > 0 && cut_floor > 0 &&
+				cut_over_weight * (1 - rho) / next > cut)
+				cut = cut_over_weight * (1 - rho) / next;
+			fast_step(&fs, J, cut < DBL_MIN ? DBL_MIN : cut > DBL_MAX ? DBL_MAX : (double) cut,
+					  cut_floor > 0 ? cut_floor / cut : 1);
 			width = fs.hi - fs.lo + 1;
 		}
 		else
@@ -677,11 +766,12 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 			wl += logl(w);
 			acc /= w;
 			w = 1;
+			cut_over_weight = cut_floor > 0 ? cut_weight_ratio(cut_floor, wl) : 0;
 		}
 	}
 
 	*ln_out = acc > 0 ? logl(acc) + wl : -INFINITY;
-	if (fast && !fast_underflow_ok(&fs, *ln_out))
+	if (fast && (!fast_underflow_ok(&fs, *ln_out) || !fast_cuts_ok(&fs, *ln_out)))
 		*inexact = 1;
 
 done:
@@ -912,6 +1002,7 @@ standard_mix(ld m, ld N, int K, const ld *weight, ld weight_rel,
 		hc.finish = NULL;
 		hc.n_items = N;
 		hc.log_miss = ((ld) K >= m) ? -INFINITY : log1pl(-(ld) K / m);
+		hc.floor_ln = -INFINITY;
 		status = hit_chain_auto(&hc, guess, ln_out, wk, err);
 	}
 	work_free(diag);
@@ -1081,13 +1172,25 @@ classic_truncation(ld m, ld n, int k, const ld *a, ld *lt)
  * a[j] = ln(C(m-j,k)/C(m,k)), cost[j] = sum_{v<j} k/(m-v-k) (error weight).
  */
 static int
-classic_direct(ld n, int k, const ld *a, const ld *cost, ld *value, work *wk)
+classic_direct(ld m, ld n, int k, const ld *a, const ld *cost, ld *value,
+			   work *wk)
 {
 	ld			q = 0;
 	ld			bound = 0;
 	ld			mass = 0;
 	ld			binom = 1;
 	int			j;
+
+	/*
+	 * Hopeless without trying (saves k exponentials): the bound gets at
+	 * least (2k + 10) ULP from the term j = 0, which is 1, while an
+	 * accepted q is at most Q_C(k) (1 + 1e-13) <= U (65), twice U with
+	 * margin; U applies for 2k + 1 <= m (Corollary 23).
+	 */
+	if (2 * (ld) k + 1 <= m &&
+		(2 * (ld) k + 10) * ULP > 2 * DIRECT_TOLERANCE *
+		expl(k * logl(-expm1l(n * log1pl(-(ld) k / m)))))
+		return 0;
 
 	for (j = 0; j <= k; j++)
 	{
@@ -1115,6 +1218,23 @@ classic_direct(ld n, int k, const ld *a, const ld *cost, ld *value, work *wk)
 		return 0;
 	*value = q;
 	return 1;
+}
+
+/*
+ * ln of a lower bound of Q_C(k), for the leading cut of the chain (see
+ * fast_state): C(mu,k)/C(m,k), mu = m(1-(1-k/m)^n) (Theorem 15, middle
+ * inequality, and (64)), less a margin of 1 for the rounding of lgamma;
+ * -inf when mu < k.
+ */
+static ld
+classic_floor_ln(ld m, ld n, int k)
+{
+	ld			mu = m * -expm1l(n * log1pl(-(ld) k / m));
+
+	if (!(mu - k + 1 > 0))
+		return -INFINITY;
+	return lgammal(mu + 1) - lgammal(mu - k + 1) -
+		(lgammal(m + 1) - lgammal(m - k + 1)) - 1;
 }
 
 /* what the classic rows tau_u(j) are made of */
@@ -1331,7 +1451,7 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 	for (u = K - 1; u >= 0; u--)
 		suffix[u] = suffix[u + 1] + x[u];
 
-	if (classic_direct(n, k, a, cost, &direct, wk))
+	if (classic_direct(m, n, k, a, cost, &direct, wk))
 	{
 		*ln_out = logl(direct);
 		work_free(a);
@@ -1388,6 +1508,7 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 		hc.finish = finish;
 		hc.n_items = n;
 		hc.log_miss = a[K];
+		hc.floor_ln = classic_floor_ln(m, n, k);
 
 		/* as hit_chain_auto, making only the table each path needs */
 		if (table && guess > FAST_FLOOR)
