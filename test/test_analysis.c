@@ -30,7 +30,9 @@
  *	E. bs_optimal_bits: the rate at m reaches fpr for some k, at m - 1 for
  *	   none (brute force over k); bs_reaches_rate agrees at m and m - 1;
  *	F. argument checks, n = 0, efficiency, space bound, hooks;
- *	G. timings of the slowest cases (printed, not asserted).
+ *	G. timings of the slowest cases (printed, not asserted);
+ *	H-J. the vectorised chain step, sizing with remembered rates, the
+ *	   search over primes (bs_optimal_prime_bits).
  */
 #include <float.h>
 #include <math.h>
@@ -1170,6 +1172,69 @@ test_sizing_memo(void)
 		   sizeof(cases) / sizeof(cases[0]));
 }
 
+/*
+ * J. bs_optimal_prime_bits, which decides only at primes, against the
+ * definition it replaces in a sizing: the smallest prime >= max(lo,
+ * bs_optimal_bits(n, fpr, c)); both constructions, rates from 0.5 to
+ * 1e-300, capacities 1 to 10^9, lower ends of the range above and below
+ * the answer, and a range whose top does not reach the rate.
+ */
+static void
+test_prime_bits(void)
+{
+	static const int64_t ns[] = {1, 2, 3, 5, 8, 12, 27, 100, 1557, 11823, 202009,
+	1000000, 1000000000};
+	static const double fprs[] = {0.5, 0.01, 1e-6, 1e-19, 1e-30, 1e-100, 1e-200, 1e-300};
+	int64_t		hi = (int64_t) bs_prev_prime((uint64_t) BS_ANALYSIS_MAX_BITS);
+	int64_t		answer = 0;
+	long		count = 0;
+	double		t0 = now_ms();
+	size_t		a;
+	size_t		b;
+	int			cc;
+
+	for (cc = 0; cc <= 1; cc++)
+		for (a = 0; a < sizeof(ns) / sizeof(ns[0]); a++)
+			for (b = 0; b < sizeof(fprs) / sizeof(fprs[0]); b++)
+			{
+				bs_construction c = (bs_construction) cc;
+				int64_t		m = 0;
+				int64_t		p = 0;
+				int64_t		lo;
+				int			l;
+
+				if (bs_optimal_bits(ns[a], fprs[b], c, &m, NULL) != BS_OK || m > hi)
+					continue;	/* beyond the range of bs_optimal_bits */
+				for (l = 0; l < 2; l++)
+				{
+					uint64_t	expect;
+
+					/* lo below the answer, then just above it */
+					lo = l == 0 ? 2 : m + 1;
+					expect = bs_next_prime((uint64_t) (m > lo ? m : lo));
+					check(bs_optimal_prime_bits(ns[a], fprs[b], c, lo, hi, &p, NULL) == BS_OK &&
+						  (uint64_t) p == expect,
+						  "prime bits %s n=%lld fpr=%g lo=%lld: %lld, expected %llu",
+						  cname(c), (long long) ns[a], fprs[b], (long long) lo,
+						  (long long) p, (unsigned long long) expect);
+					count++;
+				}
+				/* a top below the answer is too small */
+				if (m > 3)
+					check(bs_optimal_prime_bits(ns[a], fprs[b], c, 2,
+												(int64_t) bs_prev_prime((uint64_t) (m - 1)), &p,
+												NULL) == BS_ERR_TOO_LARGE,
+						  "prime bits %s n=%lld fpr=%g: top below %lld accepted",
+						  cname(c), (long long) ns[a], fprs[b], (long long) m);
+			}
+	check(bs_optimal_prime_bits(0, 0.01, BS_CONSTRUCTION_CLASSIC, 90, 97, &answer, NULL) == BS_OK &&
+		  answer == 97, "prime bits n=0");
+	check(bs_optimal_prime_bits(10, 0.01, BS_CONSTRUCTION_CLASSIC, 2, 100, &answer, NULL) == BS_ERR_PARAM,
+		  "prime bits: a top that is not prime");
+	printf("J. prime bits: %ld searches over primes equal to the next prime above bs_optimal_bits (%.1f s)\n",
+		   count, (now_ms() - t0) / 1e3);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1193,6 +1258,7 @@ main(int argc, char **argv)
 	test_api();
 	test_chain_step();
 	test_sizing_memo();
+	test_prime_bits();
 	test_timings();
 	printf("(%.1f s)\n", (now_ms() - t0) / 1e3);
 	printf("analysis: %ld checks, %ld failed\n", checks, failures);

@@ -93,6 +93,7 @@
  */
 #include "bs_analysis.h"
 #include "bs_chain_step.h"
+#include "bs_primes.h"
 
 #include <float.h>
 #include <math.h>
@@ -2681,6 +2682,35 @@ estimate_bits(bits_search *bs, int64_t hi, int64_t *m_out, bs_error *err)
 	return BS_OK;
 }
 
+/*
+ * A search for n items at fpr (n >= 1) whose largest m, hi, reaches fpr:
+ * *bs (NULL on an error; BS_ERR_TOO_LARGE when hi does not reach fpr).
+ */
+static bs_status
+bits_search_start(int64_t n, double fpr, bs_construction c, int64_t hi,
+				  bits_search **bs_out, bs_error *err)
+{
+	bits_search *bs;
+	bs_status	s;
+	int			yes;
+
+	*bs_out = bs = work_alloc_bytes(sizeof(bits_search), err, &s);
+	if (bs == NULL)
+		return s;
+	bs->n = n;
+	bs->c = c;
+	bs->target = logl((ld) fpr);
+	if ((s = decide_bits(bs, hi, &yes, err)) != BS_OK)
+		return s;
+	if (!yes)
+		return bs_fail(err, BS_ERR_TOO_LARGE,
+					   "bloom filter for this many items at this false-positive rate is too large",
+					   "No filter of at most %lld bits reaches rate %.15g with %lld items.",
+					   (long long) hi, fpr, (long long) n);
+	bs->ref_m = 0;				/* the local minimum at hi is far away */
+	return BS_OK;
+}
+
 bs_status
 bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 				bs_error *err)
@@ -2692,7 +2722,7 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 	int64_t		m = 1;
 	int64_t		step;
 	int			yes;
-	bits_search *bs;
+	bits_search *bs = NULL;
 
 	if ((s = check_items(n, err)) != BS_OK || (s = check_rate(fpr, err)) != BS_OK ||
 		(s = check_construction(c, err)) != BS_OK)
@@ -2702,24 +2732,8 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 		*m_out = 1;
 		return BS_OK;
 	}
-	bs = work_alloc_bytes(sizeof(bits_search), err, &s);
-	if (bs == NULL)
-		return s;
-	bs->n = n;
-	bs->c = c;
-	bs->target = logl((ld) fpr);
-
-	if ((s = decide_bits(bs, hi, &yes, err)) != BS_OK)
+	if ((s = bits_search_start(n, fpr, c, hi, &bs, err)) != BS_OK)
 		goto done;
-	if (!yes)
-	{
-		s = bs_fail(err, BS_ERR_TOO_LARGE,
-					"bloom filter for this many items at this false-positive rate is too large",
-					"No filter of at most %lld bits reaches rate %.15g with %lld items.",
-					(long long) hi, fpr, (long long) n);
-		goto done;
-	}
-	bs->ref_m = 0;				/* the local minimum at hi is far away */
 	if ((s = estimate_bits(bs, hi, &m, err)) != BS_OK)
 		goto done;
 
@@ -2784,6 +2798,151 @@ bs_optimal_bits(int64_t n, double fpr, bs_construction c, int64_t *m_out,
 		else
 			bad = mid;
 	}
+	*m_out = good;
+done:
+	work_free(bs);
+	return s;
+}
+
+/* ------------------------------------------------------------------------
+ * bs_optimal_prime_bits: the same decisions, made at primes only
+ * ------------------------------------------------------------------------ */
+
+/*
+ * An estimate of the smallest m that reaches the target, for the prime
+ * search: ln F(m) is about proportional to m (eq. (68)) and about linear
+ * over a few prime gaps, so the rate at the prime above the textbook m,
+ * with the guessed optimal k, gives a proportional estimate; when that lies
+ * farther than a few prime gaps away, a rate at the prime nearest to it
+ * gives a secant.  Every rate is taken at a prime, where the search may use
+ * it again.  Only a starting point for the decisions.
+ */
+static bs_status
+estimate_prime_bits(bits_search *bs, int64_t lo, int64_t hi, ld *estimate,
+					bs_error *err)
+{
+	ld			textbook = ceill((ld) bs->n * -bs->target / (logl(2) * logl(2)));
+	int64_t		pa;
+	int64_t		pb;
+	ld			fa;
+	ld			fb;
+	ld			gap;
+	bs_status	s;
+
+	pa = (int64_t) bs_next_prime((uint64_t) fmaxl((ld) lo, fminl(textbook, (ld) hi)));
+	if ((s = bits_rate_at_guess(bs, pa, &fa, err)) != BS_OK)
+		return s;
+	*estimate = (ld) pa;
+	if (!(fa < 0 && isfinite(fa)))
+		return BS_OK;
+	*estimate = pa * bs->target / fa;
+	gap = 4 * logl((ld) pa + 2);	/* a few prime gaps */
+	if (fabsl(*estimate - pa) <= gap)
+		return BS_OK;
+	pb = (int64_t) bs_next_prime((uint64_t) fmaxl((ld) lo, fminl(*estimate, (ld) hi)));
+	if (pb == pa || (s = bits_rate_at_guess(bs, pb, &fb, err)) != BS_OK ||
+		!isfinite(fb) || fb == fa)
+		return s;
+	*estimate = pb + (bs->target - fb) * (pb - pa) / (fb - fa);
+	return BS_OK;
+}
+
+/* decide at the prime p and narrow (bad, good) */
+static bs_status
+bracket_prime(bits_search *bs, int64_t p, int64_t *bad, int64_t *good,
+			  bs_error *err)
+{
+	int			yes;
+	bs_status	s = decide_bits(bs, p, &yes, err);
+
+	if (s == BS_OK)
+		*(yes ? good : bad) = p;
+	return s;
+}
+
+/* a prime strictly between bad and good, near the middle; 0 when none */
+static int64_t
+prime_between(int64_t bad, int64_t good)
+{
+	int64_t		mid = bad + (good - bad) / 2;
+	int64_t		p;
+
+	if (good - bad < 2)
+		return 0;
+	p = (int64_t) bs_next_prime((uint64_t) mid);
+	if (p < good)
+		return p;
+	p = mid - 1 > bad ? (int64_t) bs_prev_prime((uint64_t) (mid - 1)) : 0;
+	return p > bad ? p : 0;
+}
+
+bs_status
+bs_optimal_prime_bits(int64_t n, double fpr, bs_construction c, int64_t lo,
+					  int64_t hi, int64_t *m_out, bs_error *err)
+{
+	bs_status	s;
+	bits_search *bs = NULL;
+	int64_t		good = hi;		/* reaches the target */
+	int64_t		bad = lo - 1;	/* no prime in [lo, bad] does */
+	int64_t		above;
+	int64_t		below;
+	int64_t		step;
+	int64_t		p;
+	ld			estimate;
+
+	if ((s = check_items(n, err)) != BS_OK || (s = check_rate(fpr, err)) != BS_OK ||
+		(s = check_construction(c, err)) != BS_OK)
+		return s;
+	if (lo < 2 || hi < lo || !bs_is_prime((uint64_t) hi))
+		return bs_fail(err, BS_ERR_PARAM, "invalid range of primes",
+					   "The range given was %lld to %lld.", (long long) lo, (long long) hi);
+	if (n == 0)
+	{
+		*m_out = (int64_t) bs_next_prime((uint64_t) lo);
+		return BS_OK;
+	}
+	if ((s = bits_search_start(n, fpr, c, hi, &bs, err)) != BS_OK ||
+		(s = estimate_prime_bits(bs, lo, hi, &estimate, err)) != BS_OK)
+		goto done;
+
+	/*
+	 * The primes on either side of the estimate: the one below first, whose
+	 * "no" walks to a local minimum that guides the rest.
+	 */
+	above = (int64_t) bs_next_prime((uint64_t) fmaxl((ld) lo, fminl(ceill(estimate), (ld) hi)));
+	below = above > 2 ? (int64_t) bs_prev_prime((uint64_t) (above - 1)) : 0;
+	if (below > bad && (s = bracket_prime(bs, below, &bad, &good, err)) != BS_OK)
+		goto done;
+	if (above > bad && above < good &&
+		(s = bracket_prime(bs, above, &bad, &good, err)) != BS_OK)
+		goto done;
+
+	/* gallop from the estimate to a bracket (fact 3) ... */
+	step = 2 * (above - below > 1 ? above - below : 1);
+	if (good <= below)
+		while (good - step > bad &&
+			   (p = (int64_t) bs_prev_prime((uint64_t) (good - step))) > bad)
+		{
+			if ((s = bracket_prime(bs, p, &bad, &good, err)) != BS_OK)
+				goto done;
+			if (bad == p)
+				break;
+			step *= 2;
+		}
+	else if (bad >= above)
+		while (bad + step < good &&
+			   (p = (int64_t) bs_next_prime((uint64_t) (bad + step))) < good)
+		{
+			if ((s = bracket_prime(bs, p, &bad, &good, err)) != BS_OK)
+				goto done;
+			if (good == p)
+				break;
+			step *= 2;
+		}
+	/* ... and bisect it, until no prime lies between */
+	while ((p = prime_between(bad, good)) != 0)
+		if ((s = bracket_prime(bs, p, &bad, &good, err)) != BS_OK)
+			goto done;
 	*m_out = good;
 done:
 	work_free(bs);

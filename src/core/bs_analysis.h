@@ -145,6 +145,22 @@ bs_status	bs_optimal_bits(int64_t n, double fpr, bs_construction c,
 							int64_t *m_out, bs_error *err);
 
 /*
+ * The smallest prime m in [lo, hi] for which some k reaches an exact rate
+ * <= fpr, decided as bs_optimal_bits decides it; hi must be a prime that
+ * reaches it (else BS_ERR_TOO_LARGE), lo >= 2.  Because "some k reaches
+ * fpr" can only switch from no to yes as m grows, that is the smallest
+ * prime >= max(lo, bs_optimal_bits(n, fpr, c)), found with decisions at
+ * primes only: one that reaches fpr and the prime below, which does not,
+ * and no decision next to a composite m.  The exact rates it computes at
+ * primes, and the estimate with which it starts, are taken where the
+ * answer is expected, so that in a sizing (bs_analysis_memo_begin) the
+ * optimal k at the answer reuses them.  n = 0 gives the first prime >= lo.
+ */
+bs_status	bs_optimal_prime_bits(int64_t n, double fpr, bs_construction c,
+								  int64_t lo, int64_t hi, int64_t *m_out,
+								  bs_error *err);
+
+/*
  * Does some k in 1..K_max (as for bs_optimal_k) reach an exact rate <= fpr
  * with m bits and n items, decided as bs_optimal_bits decides it?  The best
  * rate does not increase with m, so *reaches is "bs_optimal_bits(n, fpr, c)

@@ -39,19 +39,19 @@ bs_bloom_size_search(int64_t capacity, double fpr, uint64_t *bits,
 {
 	int64_t		m = 0;
 	int64_t		k;
-	uint64_t	prime;
 	bs_status	status;
-	int			fits;
 
-	/* a filter too large is found by one decision, not a whole search */
-	status = bs_reaches_rate((int64_t) largest_sizable_bits(), capacity, fpr,
-							 BS_CONSTRUCTION_CLASSIC, &fits, err);
-	if (status == BS_OK)
-		status = fits ? bs_optimal_bits(capacity, fpr, BS_CONSTRUCTION_CLASSIC, &m, err) :
-			BS_ERR_TOO_LARGE;
+	/*
+	 * the smallest prime >= max(BS_BLOOM_MIN_BITS, bs_optimal_bits(...)),
+	 * searched over primes; a filter too large is found by its first
+	 * decision, at the largest sizable prime
+	 */
+	status = bs_optimal_prime_bits(capacity, fpr, BS_CONSTRUCTION_CLASSIC,
+								   BS_BLOOM_MIN_BITS, (int64_t) largest_sizable_bits(),
+								   &m, err);
 	if (status == BS_ERR_PARAM)
 		return status;
-	if (status != BS_OK || (uint64_t) m > largest_sizable_bits())
+	if (status != BS_OK)
 	{
 		char		message[sizeof(err->message)];
 
@@ -64,12 +64,11 @@ bs_bloom_size_search(int64_t capacity, double fpr, uint64_t *bits,
 					   (unsigned long long) largest_sizable_bits());
 	}
 
-	prime = bs_next_prime(m < BS_BLOOM_MIN_BITS ? BS_BLOOM_MIN_BITS : (uint64_t) m);
-	if ((status = bs_optimal_k((int64_t) prime, capacity, BS_CONSTRUCTION_CLASSIC, &k, err)) != BS_OK)
+	if ((status = bs_optimal_k(m, capacity, BS_CONSTRUCTION_CLASSIC, &k, err)) != BS_OK)
 		return status;
-	if (k > (int64_t) prime)
-		k = (int64_t) prime;
-	*bits = prime;
+	if (k > m)
+		k = m;
+	*bits = (uint64_t) m;
 	*hashes = (uint32_t) k;
 	return BS_OK;
 }
