@@ -276,6 +276,30 @@ SELECT cms_try_detail(q) FROM (VALUES
 	('SELECT cms_add(cms_create(), 1, -5)'),
 	('SELECT cms_add(cms_add(cms_create(), 1, 9223372036854775807), 2)')) t(q);
 
+-- cms_agg adds without checking each counter (its states start empty, so no
+-- counter exceeds the total, whose bigint check then covers them all); an
+-- aggregate declared over cms_agg_trans with an INITCOND starts from any
+-- sketch, here one whose rows sum to more than its total (two copies of an
+-- intersection where values 1 and y meet in one row only, w = 19, d = 2):
+-- its counter of 2^64 - 2 takes one more addition of 1, not two.
+DO $$
+DECLARE tall cmsketch;
+BEGIN
+	SELECT cms_merge(i, i) INTO tall
+	FROM (SELECT y, cms_intersect(cms_add(cms_create(0.3, 0.3), 1, 9223372036854775807),
+	                              cms_add(cms_create(0.3, 0.3), y, 9223372036854775807)) AS i
+	      FROM generate_series(2, 1000) y) s
+	WHERE cms_total(i) = 0 AND i <> cms_add(cms_create(0.3, 0.3), 1, 0)
+	ORDER BY y LIMIT 1;
+	EXECUTE format('CREATE AGGREGATE cms_agg_from(anyelement, float8, float8) '
+	               '(SFUNC = cms_agg_trans, STYPE = cmsketch, INITCOND = %L)', tall);
+END $$;
+SELECT q, cms_try(q) FROM (VALUES
+	('SELECT cms_agg_from(x, 0.3, 0.3) FROM (VALUES (1)) t(x)'),
+	('SELECT cms_agg_from(x, 0.3, 0.3) FROM (VALUES (1), (1)) t(x)'),
+	('SELECT cms_agg(x, 0.3, 0.3) FROM (VALUES (1), (1)) t(x)')) t(q);
+DROP AGGREGATE cms_agg_from(anyelement, float8, float8);
+
 -- ---- cms_info ----
 SELECT * FROM cms_info((SELECT s FROM zipf_sketch WHERE what = 'default'));
 SELECT width, depth, copies, round(epsilon::numeric, 6) AS epsilon, round(delta::numeric, 8) AS delta,

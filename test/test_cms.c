@@ -704,6 +704,57 @@ test_add(void)
 	}
 }
 
+/*
+ * cms_agg's unchecked additions (bs_cms_add_additive_inline) give the bytes
+ * of the checked ones on sketches built by additions, over random values,
+ * counts, widths, depths and copies; they refuse a total that would pass
+ * 2^64 - 1 and leave the sketch as it was.
+ */
+static void
+test_add_additive(void)
+{
+	static const uint32_t shapes[][3] = {{2, 1, 1}, {3, 2, 1}, {101, 4, 2}, {5437, 7, 1}, {1009, 9, 3}};
+	uint64_t	rng = 77;
+
+	for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++)
+	{
+		uint32_t	width = shapes[s][0];
+		uint32_t	depth = shapes[s][1];
+		uint32_t	copies = shapes[s][2];
+		bs_cms	   *checked = new_sketch(width, depth, copies, s);
+		bs_cms	   *unchecked = new_sketch(width, depth, copies, s);
+		bs_cms	   *before;
+		bs_cms_probe probe;
+		uint8_t		key[8];
+		bool		same = true;
+
+		bs_cms_probe_init(&probe, width, depth, copies, s);
+		for (int i = 0; i < 20000; i++)
+		{
+			uint64_t	n = splitmix64(&rng) % 4 == 0 ? splitmix64(&rng) >> 40 : 1;
+
+			key_of(splitmix64(&rng) % 5000, key);
+			same &= bs_cms_add_inline(checked, &probe, key, 8, n);
+			same &= bs_cms_add_additive_inline(unchecked, &probe, key, 8, n);
+		}
+		CHECK(same);
+		CHECK(memcmp(checked, unchecked, (size_t) bytes_of(checked)) == 0);
+		checked->family = BS_FAMILY_INTEGER;
+		CHECK(validates(checked));
+
+		/* the total's check: up to 2^64 - 1, not one more */
+		key_of(1, key);
+		CHECK(bs_cms_add_additive_inline(unchecked, &probe, key, 8, UINT64_MAX - unchecked->total));
+		CHECK(unchecked->total == UINT64_MAX);
+		before = clone_sketch(unchecked);
+		CHECK(!bs_cms_add_additive_inline(unchecked, &probe, key, 8, 1));
+		CHECK(memcmp(before, unchecked, (size_t) bytes_of(unchecked)) == 0);
+		free(before);
+		free(checked);
+		free(unchecked);
+	}
+}
+
 /* ---- merge, intersect, inner product ---- */
 
 static void
@@ -1223,6 +1274,7 @@ main(void)
 	test_sizing();
 	test_positions();
 	test_add();
+	test_add_additive();
 	test_combine();
 	test_serialized();
 	test_text();

@@ -77,10 +77,13 @@ pg_attribute_noreturn() void cms_add_error(bs_cms *cms, const bs_cms_probe *prob
  * or a value of another family, 22003 when the total would pass bigint or a
  * counter would pass 2^64 - 1 (the sketch is then left unchanged).  Inline,
  * with the update of bs_cms_probe.h: it runs once per row in cms_agg.
+ * additive says that the sketch was built by additions alone, so that no
+ * counter exceeds the total (bs_cms_add_additive_inline): the bigint check
+ * of the total then covers every counter.
  */
 static pg_attribute_always_inline void
 cms_add_value(bs_cms *cms, const bs_cms_probe *probe, const ValueKind *kind,
-			  Datum value, int64 count)
+			  Datum value, int64 count, bool additive)
 {
 	CanonicalBytes bytes;
 
@@ -91,7 +94,9 @@ cms_add_value(bs_cms *cms, const bs_cms_probe *probe, const ValueKind *kind,
 	if (unlikely(cms->total > (uint64) PG_INT64_MAX - (uint64) count))
 		cms_total_range_error(cms->total, (uint64) count);
 	canonical_bytes(kind, value, &bytes);
-	if (unlikely(!bs_cms_add_inline(cms, probe, bytes.data, bytes.length, (uint64) count)))
+	if (additive)
+		(void) bs_cms_add_additive_inline(cms, probe, bytes.data, bytes.length, (uint64) count);
+	else if (unlikely(!bs_cms_add_inline(cms, probe, bytes.data, bytes.length, (uint64) count)))
 		cms_add_error(cms, probe, bytes.data, bytes.length, count);
 	canonical_release(&bytes);
 }

@@ -23,6 +23,7 @@
 typedef struct CmsAggCache
 {
 	ValueKind	kind;
+	bool		additive;		/* every state here starts empty (below) */
 	/* the sizing of the (epsilon, delta) pair seen last */
 	bool		sized;
 	bool		default_bounds;	/* sized for CMS_DEFAULT_EPSILON and _DELTA */
@@ -47,11 +48,25 @@ agg_cache_size(CmsAggCache *cache, double epsilon, double delta)
 	cache->default_bounds = epsilon == CMS_DEFAULT_EPSILON && delta == CMS_DEFAULT_DELTA;
 }
 
-/* The call site's cache, created on the first call. */
+/*
+ * The call site's cache, created on the first call that adds a value.
+ *
+ * Every state of a call site starts from the aggregate's initial value:
+ * ours have none, so each group's state is NULL until this function builds
+ * it from an empty sketch, and from then on only our additions (and, after
+ * the transition phase, the combine function's merges) change it.  Such a
+ * state is additive: no counter exceeds its total, and the total's bigint
+ * check covers every counter (bs_cms_add_additive_inline).  A state that is
+ * not NULL on the first call comes from an initial value (an aggregate
+ * someone declared over cms_agg_trans with an INITCOND), which may be any
+ * sketch, an intersection included: then every addition checks each counter.
+ */
 static CmsAggCache *
 agg_cache_create(FunctionCallInfo fcinfo)
 {
 	CmsAggCache *cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CmsAggCache));
+
+	cache->additive = PG_ARGISNULL(0);
 
 	value_kind_init(&cache->kind, get_fn_expr_argtype(fcinfo->flinfo, 1),
 					fcinfo->flinfo->fn_mcxt);
@@ -143,7 +158,8 @@ cms_agg_trans(PG_FUNCTION_ARGS)
 					 state->copies != cache->copies))
 			bounds_mismatch_error(state, cache);
 	}
-	cms_add_value(state, &cache->probe, &cache->kind, PG_GETARG_DATUM(1), count);
+	cms_add_value(state, &cache->probe, &cache->kind, PG_GETARG_DATUM(1), count,
+				  cache->additive);
 	PG_RETURN_POINTER(state);
 }
 

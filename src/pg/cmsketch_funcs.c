@@ -367,7 +367,7 @@ cms_add(PG_FUNCTION_ARGS)
 	cms = DatumGetCmsP(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
 	cms_check_shape_or_error(cms);
 	cms_add_value(cms, cms_probe_for(&cache->probe, &cache->probe_ready, cms),
-				  &cache->kind, PG_GETARG_DATUM(1), PG_GETARG_INT64(2));
+				  &cache->kind, PG_GETARG_DATUM(1), PG_GETARG_INT64(2), false);
 	PG_RETURN_POINTER(cms);
 }
 
