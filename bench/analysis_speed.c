@@ -23,7 +23,17 @@
  * machine).  The load average is printed with the table.
  *
  * Usage: analysis_speed [-v]	(-v: every case with its answer)
+ *		  analysis_speed -s [-v]	(sizing at extreme rates only, see below)
  * Exits 0 whatever the result; the table says PASS or MISS.
+ *
+ * -s: the sweep behind the README table "Sizing at extreme rates":
+ * bs_bloom_size_exact for 57 capacities from 1 to 10^9 (1 to 12, then
+ * steps of 1.5x, then 10^9) at rates 1e-100, 1e-150, 1e-200 and 1e-300,
+ * each sizing timed once per pass in thread CPU time (the core remembers
+ * nothing between sizings, so every call is cold), three passes, the
+ * median of each case kept; prints per rate the worst and the mean (sizings
+ * that do not fit, about n > 3.4 million at 1e-300, fail within about a
+ * millisecond and count too).
  */
 #include <math.h>
 #include <stdio.h>
@@ -377,12 +387,91 @@ print_load(const char *when)
 	printf("Load average %s: %s\n", when, line);
 }
 
+#define SWEEP_CAPACITIES 57
+#define SWEEP_PASSES 3
+
+static void
+sizing_sweep(void)
+{
+	static const double rates[] = {1e-100, 1e-150, 1e-200, 1e-300};
+	int64_t		capacity[SWEEP_CAPACITIES];
+	double		ms[SWEEP_CAPACITIES][SWEEP_PASSES];
+	double		c = 12;
+	int			count = 0;
+	size_t		r;
+	int			i;
+	int			pass;
+
+	for (i = 1; i <= 12; i++)
+		capacity[count++] = i;
+	while (c * 1.5 < 1e9 && count < SWEEP_CAPACITIES - 1)
+	{
+		c *= 1.5;
+		capacity[count++] = (int64_t) floor(c + 0.5);
+	}
+	capacity[count++] = 1000000000;
+
+	printf("## Sizing at extreme rates: bs_bloom_size_exact over %d capacities from 1 to 10^9\n\n",
+		   count);
+	print_load("before");
+	printf("\n| rate | worst (median of %d passes) | capacity | mean | over 10 ms |\n",
+		   SWEEP_PASSES);
+	printf("|---:|---:|---:|---:|---:|\n");
+	for (r = 0; r < COUNT(rates); r++)
+	{
+		double		worst = 0;
+		double		sum = 0;
+		int64_t		worst_n = 0;
+		int			over = 0;
+
+		for (pass = 0; pass < SWEEP_PASSES; pass++)
+			for (i = 0; i < count; i++)
+			{
+				uint64_t	bits = 0;
+				uint32_t	hashes = 0;
+				double		t = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+				bs_status	s = bs_bloom_size_exact(capacity[i], rates[r], &bits, &hashes, NULL);
+
+				ms[i][pass] = clock_ms(CLOCK_THREAD_CPUTIME_ID) - t;
+				if (verbose && pass == 0)
+					printf("   n=%lld fpr=%g: %s m=%llu k=%u %.2f ms\n", (long long) capacity[i],
+						   rates[r], s == BS_OK ? "ok" : "too large",
+						   (unsigned long long) bits, hashes, ms[i][pass]);
+			}
+		for (i = 0; i < count; i++)
+		{
+			double		median;
+
+			qsort(ms[i], SWEEP_PASSES, sizeof(double), compare_double);
+			median = ms[i][SWEEP_PASSES / 2];
+			sum += median;
+			over += median >= 10;
+			if (median > worst)
+			{
+				worst = median;
+				worst_n = capacity[i];
+			}
+		}
+		printf("| %g | %.1f ms | %lld | %.1f ms | %d |\n", rates[r], worst,
+			   (long long) worst_n, sum / count, over);
+	}
+	print_load("after");
+}
+
 int
 main(int argc, char **argv)
 {
 	double		t0 = clock_ms(CLOCK_MONOTONIC);
+	int			a;
 
-	verbose = argc > 1 && strcmp(argv[1], "-v") == 0;
+	for (a = 1; a < argc; a++)
+		verbose |= strcmp(argv[a], "-v") == 0;
+	if (argc > 1 && strcmp(argv[1], "-s") == 0)
+	{
+		sizing_sweep();
+		printf("(%.1f s)\n", (clock_ms(CLOCK_MONOTONIC) - t0) / 1e3);
+		return 0;
+	}
 	printf("## Exact analysis: slowest call per function and range "
 		   "(median of 3-9 runs per case)\n\n");
 	print_load("before");
