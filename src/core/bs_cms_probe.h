@@ -9,38 +9,13 @@
 #define BS_CMS_PROBE_H
 
 #include "bs_cms.h"
-#include "bs_probe.h"			/* bs_map_uniform, BS_RESEED_STEP, XXH3 inline */
-
-#if defined(__GNUC__) || defined(__clang__)
-#define BS_CMS_FLATTEN __attribute__((flatten))
-#else
-#define BS_CMS_FLATTEN
-#endif
+#include "bs_probe.h"			/* bs_hash128, bs_map_uniform, BS_RESEED_STEP */
 
 /* The hash seed of copy c (see BS_CMS_COPY_SEED_STEP). */
 static inline uint64_t
 bs_cms_copy_seed(const bs_cms_probe *probe, uint32_t copy)
 {
 	return probe->seed + (uint64_t) copy * BS_CMS_COPY_SEED_STEP;
-}
-
-/*
- * XXH3_128bits_withSeed of an 8-byte value (the integer, float, date and
- * timestamp families) with every call inlined: the constant length folds
- * the length dispatch away, leaving a few multiplications.
- */
-static inline BS_CMS_FLATTEN XXH128_hash_t
-bs_cms_hash8(const void *data, uint64_t seed)
-{
-	return XXH3_128bits_withSeed(data, 8, seed);
-}
-
-static inline XXH128_hash_t
-bs_cms_hash(const void *data, size_t length, uint64_t seed)
-{
-	if (length == 8)
-		return bs_cms_hash8(data, seed);
-	return XXH3_128bits_withSeed(data, length, seed);
 }
 
 /*
@@ -61,7 +36,7 @@ bs_cms_locate_inline(const bs_cms_probe *probe, uint32_t copy, const void *data,
 
 	for (;;)
 	{
-		XXH128_hash_t h = bs_cms_hash(data, length, seed);
+		XXH128_hash_t h = bs_hash128(data, length, seed);
 		uint64_t	offset;
 
 		if (bs_map_uniform(h.low64, probe->width, probe->reject_below_w, first) &&
