@@ -2327,15 +2327,22 @@ bound_minimiser(const k_search *ks, int k, int upper)
  * lower bound of 1. and kU of U (65) (Fig. 7: the rate bends away from the
  * lower bound towards U as k grows), at about 0.42 of the way from kL for
  * the standard filter and 0.69 for the classic one (fitted to exact optima
- * for m from 64 to 10^6; within 1 or 2 of them).  Only a starting point:
- * the answer does not depend on it.
+ * for m from 64 to 10^6; within 1 or 2 of them), for the classic one with
+ * a few items 0.69 (1 - 0.8/n^2) (fitted to the optima of the sizings of
+ * n = 2 to 6 items at 1e-6 to 1e-308: 0.55, 0.63, 0.66, 0.68, 0.69), and
+ * kL itself for one item (k = m/2 maximises C(m,k): rate 1/C(m,k)).  Only
+ * a starting point: the answer does not depend on it.
  */
 static int
 initial_guess(const k_search *ks)
 {
 	int			kl = bound_minimiser(ks, approximate_k(ks->m, ks->n, ks->c), 0);
 	int			ku = bound_minimiser(ks, kl, 1);
-	ld			fraction = ks->c == BS_CONSTRUCTION_CLASSIC ? 0.69L : 0.42L;
+	ld			fraction = ks->c != BS_CONSTRUCTION_CLASSIC ? 0.42L :
+		0.69L * (1 - 0.8L / ((ld) ks->n * (ld) ks->n));
+
+	if (ks->c == BS_CONSTRUCTION_CLASSIC && ks->n == 1)
+		fraction = 0;
 
 	return (int) floorl(kl - fraction * (kl - ku) + 0.5L);
 }
