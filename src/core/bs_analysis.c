@@ -1112,6 +1112,14 @@ standard_cover_ln(int64_t m, int64_t n, int64_t k, ld *ln_out, work *wk,
  * Classic filter: Q_C(k)
  * ------------------------------------------------------------------------ */
 
+/* lt[h + 1] from lt[h] (classic_truncation) */
+static ld
+classic_overlap_step(ld m, int k, int h, ld lt, ld log_ratio)
+{
+	return lt + log_ratio +
+		logl((ld) (k - h) * (ld) (k - h) / ((ld) (h + 1) * (m - 2 * (ld) k + h + 1)));
+}
+
 /*
  * The smallest J such that allowing at most J new targets per hitting item
  * changes Q_C(k) by a relative amount below TRUNCATION_TOLERANCE (see the
@@ -1124,9 +1132,10 @@ classic_truncation(ld m, ld n, int k, const ld *a, ld *lt)
 	ld			mu;
 	ld			log_r = 0;
 	ld			log_ratio;
-	ld			log_hg;
-	ld			tail = -INFINITY;
 	ld			limit;
+	ld			product = 1;
+	ld			tail = -INFINITY;
+	int			known;
 	int			h;
 	int			i;
 
@@ -1135,24 +1144,56 @@ classic_truncation(ld m, ld n, int k, const ld *a, ld *lt)
 	mu = m * -expm1l(n * log1pl(-(ld) k / m));
 	if (!(mu > k))
 		return k;
-	/* ln R = ln[(mu/m)^k C(m,k) / C(mu,k)] */
+
+	/*
+	 * ln R = ln[(mu/m)^k C(m,k) / C(mu,k)] = sum_i ln[(1 - i/m)/(1 - i/mu)],
+	 * by products of 32 factors (each in [1, mu/(mu - k + 1)]: no overflow)
+	 * between logarithms; their rounding, some k ulps, is covered by the
+	 * margin of the limit, which can only make J larger.
+	 */
 	for (i = 0; i < k; i++)
-		log_r += log1pl(-(ld) i / m) - log1pl(-(ld) i / mu);
+	{
+		product *= (1 - (ld) i / m) / (1 - (ld) i / mu);
+		if (i % 32 == 31 || i == k - 1)
+		{
+			log_r += logl(product);
+			product = 1;
+		}
+	}
 	log_ratio = logl(m / mu);
-	limit = logl(TRUNCATION_TOLERANCE) - logl(n) - log_r - 1;	/* margin e */
+	limit = logl(TRUNCATION_TOLERANCE) - logl(n) - log_r - 1 - 1e-15L;	/* margin e */
 
 	/*
 	 * lt[h] = ln HG(h) + h ln(m/mu), HG(h) = C(k,h) C(m-k,k-h) / C(m,k) the
-	 * law of the overlap of one item with the targets (HG(0) = exp(a[k])).
+	 * law of the overlap of one item with the targets (HG(0) = exp(a[k])),
+	 * and tail(h) = ln sum_{h' >= h} exp(lt[h']), which falls with h: J is
+	 * the largest h with tail(h) above the limit (1 when there is none).
+	 * lt is concave (the hypergeometric law is log-concave), so from an h
+	 * where it falls by d > 0 on, it falls by at least d per step and
+	 * lt[h] <= tail(h) <= lt[h] - ln(1 - e^-d): scanning up from h = 1
+	 * settles each h by these bounds and stops at the first h below the
+	 * limit, after some J steps (J + 2 values of lt); as soon as they do not
+	 * settle an h (lt still rising), the tail is summed from the top.
 	 */
-	log_hg = a[k];
-	for (h = 0; h <= k; h++)
+	lt[0] = a[k];
+	known = 0;
+	for (h = 1; h <= k; h++)
 	{
-		lt[h] = log_hg + h * log_ratio;
-		if (h < k)
-			log_hg += logl((ld) (k - h) * (ld) (k - h) /
-						   ((ld) (h + 1) * (m - 2 * (ld) k + h + 1)));
+		ld			fall;
+
+		for (; known < h + 1 && known < k; known++)
+			lt[known + 1] = classic_overlap_step(m, k, known, lt[known], log_ratio);
+		if (lt[h] > limit)
+			continue;			/* tail(h) >= lt[h]: keep h */
+		fall = h < k ? lt[h] - lt[h + 1] : INFINITY;
+		if (!(fall > 0 && lt[h] - log1pl(-expl(-fall)) + 1e-12L < limit))
+			break;
+		return h > 1 ? h - 1 : 1;
 	}
+	if (h > k)
+		return k;
+	for (; known < k; known++)
+		lt[known + 1] = classic_overlap_step(m, k, known, lt[known], log_ratio);
 	for (h = k; h >= 1; h--)
 	{
 		/* tail = ln sum_{h' >= h} exp(lt[h']) */
