@@ -49,8 +49,10 @@
  *     The state vector is kept in double, scaled, when the rate is
  *     expected above 1e-420 (4-6 times faster): at most (J + 2) 2^-53 per
  *     step, below 2e-11 for the longest chains in range (~6000 steps), plus
- *     a bounded, checked absolute error from the double range (see
- *     fast_state); in long double otherwise: below 1e-14.  The binomial
+ *     a bounded, checked absolute error from the double range, and the
+ *     entries that can no longer matter dropped, with an error bound below
+ *     1e-15 checked after the run (see fast_state); in long double
+ *     otherwise: below 1e-14.  The binomial
  *     weights carry a separate logarithmic scale, so they never underflow.
  *     Two truncations, both with rigorous bounds:
  *       - the sum over a stops once past the mode of the binomial, when the
@@ -1896,6 +1898,17 @@ bs_space_lower_bound(int64_t n, double fpr, double *bits_out, bs_error *err)
  * it ends with good - bad = 1, good decided "yes" (a witness k) and bad
  * decided "no" (or bad = 0), and by fact 3 every m >= good reaches fpr and
  * no m <= bad does.
+ *
+ * bs_optimal_prime_bits (the sizing) makes the same decisions at primes
+ * only: the smallest prime that reaches fpr is the next prime above the
+ * smallest m that does (fact 3).  From an estimate taken at primes, it
+ * computes the optimal k at the prime above the estimate (the sizing's
+ * bs_optimal_k then finds those rates remembered), and decides the prime
+ * below with those rates as floors: f(m', n, k) >= f(m, n, k) for m' < m
+ * (fact 3), so a k whose rate at the larger prime misses fpr misses it
+ * below too.  Decisions (also those of bs_optimal_bits) evaluate the few k
+ * that neither the bounds nor the floors rule out directly when there are
+ * at most WINDOW_CAP of them, a certificate that needs no fact 4.
  *
  * Rates within 1e-12 relative of each other (the accuracy of the
  * computation) count as ties, resolved to the smaller k; and a rate counts
