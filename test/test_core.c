@@ -2149,6 +2149,50 @@ test_schemes(void)
 				}
 			}
 
+	/*
+	 * 1b. the bits bs_bloom_add sets are exactly those positions (blocked:
+	 * the short path for k <= 7 and the remixing one above), and
+	 * bs_bloom_test finds a value only while all of its bits are set
+	 */
+	for (uint8_t scheme = 1; scheme <= BS_SCHEME_LAST; scheme++)
+		for (uint32_t k = 1; k <= 16; k++)
+		{
+			uint64_t	m = shape_near(scheme, 10007, k);
+			bs_bloom   *f;
+			bs_probe	probe;
+			bool		exact = true;
+
+			if (!bs_scheme_shape_ok(scheme, m, k))
+				continue;
+			f = xcalloc((size_t) bs_bloom_total_bytes(m));
+			bs_bloom_init_scheme(f, scheme, m, k, 99);
+			bs_probe_init_scheme(&probe, scheme, m, k, 99);
+			for (uint64_t v = 0; v < 50; v++)
+			{
+				uint64_t	set = 0;
+
+				memset(f->words, 0, (size_t) ((m + 63) / 64) * 8);
+				bs_bloom_add(f, &probe, &v, sizeof(v));
+				bs_bloom_positions(&probe, &v, sizeof(v), expect);
+				for (uint64_t w = 0; w < (m + 63) / 64; w++)
+					set += (uint64_t) __builtin_popcountll(f->words[w]);
+				for (uint32_t i = 0; i < k; i++)
+				{
+					exact &= (f->words[expect[i] >> 6] >> (expect[i] & 63)) & 1;
+					/* standard-construction schemes may repeat a position */
+					for (uint32_t j = 0; j < i; j++)
+						set += expect[j] == expect[i];
+				}
+				exact &= set == k && bs_bloom_test(f, &probe, &v, sizeof(v));
+				/* clear one of its bits: the value is no longer found */
+				f->words[expect[v % k] >> 6] &= ~(UINT64_C(1) << (expect[v % k] & 63));
+				exact &= !bs_bloom_test(f, &probe, &v, sizeof(v));
+			}
+			CHECKF(exact, "scheme %s m %" PRIu64 " k %u: set bits or test differ from the positions",
+				   bs_scheme_name(scheme), m, k);
+			free(f);
+		}
+
 	/* 2. shapes each scheme accepts and refuses */
 	CHECK(bs_scheme_shape_ok(BS_SCHEME_DOUBLE, 97, 7));
 	CHECK(!bs_scheme_shape_ok(BS_SCHEME_DOUBLE, 98, 7));

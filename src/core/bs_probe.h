@@ -140,6 +140,9 @@ bs_block_remix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
+/* 9-bit chunks in one 64-bit word: the bits of a blocked value per draw. */
+#define BS_BLOCK_CHUNKS 7
+
 /* Where a blocked value's bits come from: the current word and what is left. */
 typedef struct bs_block_bits
 {
@@ -153,7 +156,7 @@ bs_block_bits_init(bs_block_bits *source, uint64_t b)
 {
 	source->word = b;
 	source->rest = b;
-	source->chunks = 7;
+	source->chunks = BS_BLOCK_CHUNKS;
 }
 
 /* The next bit (0..511) of a blocked value. */
@@ -166,12 +169,42 @@ bs_block_next_bit(bs_block_bits *source)
 	{
 		source->word = bs_block_remix(source->word);
 		source->rest = source->word;
-		source->chunks = 7;
+		source->chunks = BS_BLOCK_CHUNKS;
 	}
 	bit = (unsigned) (source->rest & (BS_BLOCK_BITS - 1));
 	source->rest >>= 9;
 	source->chunks--;
 	return bit;
+}
+
+/*
+ * Values with k <= 7 (the usual k of a blocked filter, 6 at 1%) take all
+ * their bits from b itself: chunk i is bits 9i..9i+8 of b, its top 3 bits
+ * the word of the block and its low 6 the bit in that word, so a bit costs a
+ * shift, a mask and one OR (or AND) with no chunk bookkeeping.  The same
+ * bits as bs_block_next_bit gives for the first seven.  Set them:
+ */
+static inline void
+bs_block_set_short(uint64_t *block, uint64_t b, uint32_t hashes)
+{
+	for (uint32_t i = 0; i < hashes; i++)
+	{
+		block[(b >> 6) & (BS_BLOCK_WORDS - 1)] |= UINT64_C(1) << (b & 63);
+		b >>= 9;
+	}
+}
+
+/* True when the k <= 7 bits of a blocked value are all set in its block. */
+static inline bool
+bs_block_test_short(const uint64_t *block, uint64_t b, uint32_t hashes)
+{
+	for (uint32_t i = 0; i < hashes; i++)
+	{
+		if (((block[(b >> 6) & (BS_BLOCK_WORDS - 1)] >> (b & 63)) & 1) == 0)
+			return false;
+		b >>= 9;
+	}
+	return true;
 }
 
 /* Out of line: positions of the schemes other than double and blocked. */
@@ -241,6 +274,11 @@ bs_probe_set(bs_bloom *filter, const bs_probe *probe, uint64_t first, uint64_t s
 		uint64_t   *block = words + first * BS_BLOCK_WORDS;
 		bs_block_bits source;
 
+		if (probe->hashes <= BS_BLOCK_CHUNKS)
+		{
+			bs_block_set_short(block, step, probe->hashes);
+			return;
+		}
 		bs_block_bits_init(&source, step);
 		for (uint32_t i = 0; i < probe->hashes; i++)
 		{
@@ -278,6 +316,8 @@ bs_probe_test(const bs_bloom *filter, const bs_probe *probe, uint64_t first,
 		const uint64_t *block = words + first * BS_BLOCK_WORDS;
 		bs_block_bits source;
 
+		if (probe->hashes <= BS_BLOCK_CHUNKS)
+			return bs_block_test_short(block, step, probe->hashes);
 		bs_block_bits_init(&source, step);
 		for (uint32_t i = 0; i < probe->hashes; i++)
 		{
