@@ -543,9 +543,8 @@ floor_set(int scheme, const Shape *s, uint64_t *words, uint64_t first, uint64_t 
 
 	if (scheme == BS_SCHEME_BLOCKED && s->hashes <= BS_BLOCK_CHUNKS)
 	{
-		/* k <= 7: every bit straight from b, as bs_block_set_short */
-		for (uint32_t i = 0; i < s->hashes; i++, step >>= 9)
-			words[first * BS_BLOCK_WORDS + ((step >> 6) & 7)] |= UINT64_C(1) << (step & 63);
+		/* k <= 7: the same word operations as the library */
+		bs_block_set_short(words + first * BS_BLOCK_WORDS, step, s->hashes);
 		return;
 	}
 	walk_start(scheme, &w, first, step);
@@ -582,10 +581,7 @@ floor_test(int scheme, const Shape *s, const uint64_t *words, uint64_t first,
 
 	if (scheme == BS_SCHEME_BLOCKED && s->hashes <= BS_BLOCK_CHUNKS)
 	{
-		for (uint32_t i = 0; i < s->hashes; i++, step >>= 9)
-			if (((words[first * BS_BLOCK_WORDS + ((step >> 6) & 7)] >> (step & 63)) & 1) == 0)
-				return false;
-		return true;
+		return bs_block_test_short(words + first * BS_BLOCK_WORDS, step, s->hashes);
 	}
 	walk_start(scheme, &w, first, step);
 	for (uint32_t i = 0; i < s->hashes; i++)

@@ -180,17 +180,46 @@ bs_block_next_bit(bs_block_bits *source)
 /*
  * Values with k <= 7 (the usual k of a blocked filter, 6 at 1%) take all
  * their bits from b itself: chunk i is bits 9i..9i+8 of b, its top 3 bits
- * the word of the block and its low 6 the bit in that word, so a bit costs a
- * shift, a mask and one OR (or AND) with no chunk bookkeeping.  The same
- * bits as bs_block_next_bit gives for the first seven.  Set them:
+ * the word of the block and its low 6 the bit in that word.  These are the
+ * bits bs_block_next_bit gives for the first seven, taken without a loop
+ * (the switch falls through from chunk k - 1 down to chunk 0), so a bit costs
+ * a shift, a mask and one OR (or AND): about half the instructions of the
+ * loop over the chunk source, which matters because a one-at-a-time insert
+ * or query overlaps its cache miss with those of the next few values only
+ * as far as their instructions fit in the processor's window.
  */
+static inline uint64_t
+bs_block_bit_word(uint64_t chunk)
+{
+	return (chunk >> 6) & (BS_BLOCK_WORDS - 1);
+}
+
+/* Set the k <= 7 bits of a blocked value in its block. */
 static inline void
 bs_block_set_short(uint64_t *block, uint64_t b, uint32_t hashes)
 {
-	for (uint32_t i = 0; i < hashes; i++)
+	switch (hashes)
 	{
-		block[(b >> 6) & (BS_BLOCK_WORDS - 1)] |= UINT64_C(1) << (b & 63);
-		b >>= 9;
+		case 7:
+			block[bs_block_bit_word(b >> 54)] |= UINT64_C(1) << ((b >> 54) & 63);
+			/* FALLTHROUGH */
+		case 6:
+			block[bs_block_bit_word(b >> 45)] |= UINT64_C(1) << ((b >> 45) & 63);
+			/* FALLTHROUGH */
+		case 5:
+			block[bs_block_bit_word(b >> 36)] |= UINT64_C(1) << ((b >> 36) & 63);
+			/* FALLTHROUGH */
+		case 4:
+			block[bs_block_bit_word(b >> 27)] |= UINT64_C(1) << ((b >> 27) & 63);
+			/* FALLTHROUGH */
+		case 3:
+			block[bs_block_bit_word(b >> 18)] |= UINT64_C(1) << ((b >> 18) & 63);
+			/* FALLTHROUGH */
+		case 2:
+			block[bs_block_bit_word(b >> 9)] |= UINT64_C(1) << ((b >> 9) & 63);
+			/* FALLTHROUGH */
+		default:
+			block[bs_block_bit_word(b)] |= UINT64_C(1) << (b & 63);
 	}
 }
 
@@ -198,13 +227,32 @@ bs_block_set_short(uint64_t *block, uint64_t b, uint32_t hashes)
 static inline bool
 bs_block_test_short(const uint64_t *block, uint64_t b, uint32_t hashes)
 {
-	for (uint32_t i = 0; i < hashes; i++)
+	uint64_t	missing = 0;
+
+	switch (hashes)
 	{
-		if (((block[(b >> 6) & (BS_BLOCK_WORDS - 1)] >> (b & 63)) & 1) == 0)
-			return false;
-		b >>= 9;
+		case 7:
+			missing |= ~block[bs_block_bit_word(b >> 54)] >> ((b >> 54) & 63);
+			/* FALLTHROUGH */
+		case 6:
+			missing |= ~block[bs_block_bit_word(b >> 45)] >> ((b >> 45) & 63);
+			/* FALLTHROUGH */
+		case 5:
+			missing |= ~block[bs_block_bit_word(b >> 36)] >> ((b >> 36) & 63);
+			/* FALLTHROUGH */
+		case 4:
+			missing |= ~block[bs_block_bit_word(b >> 27)] >> ((b >> 27) & 63);
+			/* FALLTHROUGH */
+		case 3:
+			missing |= ~block[bs_block_bit_word(b >> 18)] >> ((b >> 18) & 63);
+			/* FALLTHROUGH */
+		case 2:
+			missing |= ~block[bs_block_bit_word(b >> 9)] >> ((b >> 9) & 63);
+			/* FALLTHROUGH */
+		default:
+			missing |= ~block[bs_block_bit_word(b)] >> (b & 63);
 	}
-	return true;
+	return (missing & 1) == 0;
 }
 
 /* Out of line: positions of the schemes other than double and blocked. */
