@@ -194,33 +194,27 @@ bs_block_bit_word(uint64_t chunk)
 	return (chunk >> 6) & (BS_BLOCK_WORDS - 1);
 }
 
+/* Apply STEP(shift) to chunks k - 1 .. 0 of b, shift = 9 * chunk. */
+#define BS_BLOCK_EACH_CHUNK(hashes, STEP) \
+	switch (hashes) \
+	{ \
+		case 7: STEP(54); /* FALLTHROUGH */ \
+		case 6: STEP(45); /* FALLTHROUGH */ \
+		case 5: STEP(36); /* FALLTHROUGH */ \
+		case 4: STEP(27); /* FALLTHROUGH */ \
+		case 3: STEP(18); /* FALLTHROUGH */ \
+		case 2: STEP(9); /* FALLTHROUGH */ \
+		default: STEP(0); \
+	}
+
 /* Set the k <= 7 bits of a blocked value in its block. */
 static inline void
 bs_block_set_short(uint64_t *block, uint64_t b, uint32_t hashes)
 {
-	switch (hashes)
-	{
-		case 7:
-			block[bs_block_bit_word(b >> 54)] |= UINT64_C(1) << ((b >> 54) & 63);
-			/* FALLTHROUGH */
-		case 6:
-			block[bs_block_bit_word(b >> 45)] |= UINT64_C(1) << ((b >> 45) & 63);
-			/* FALLTHROUGH */
-		case 5:
-			block[bs_block_bit_word(b >> 36)] |= UINT64_C(1) << ((b >> 36) & 63);
-			/* FALLTHROUGH */
-		case 4:
-			block[bs_block_bit_word(b >> 27)] |= UINT64_C(1) << ((b >> 27) & 63);
-			/* FALLTHROUGH */
-		case 3:
-			block[bs_block_bit_word(b >> 18)] |= UINT64_C(1) << ((b >> 18) & 63);
-			/* FALLTHROUGH */
-		case 2:
-			block[bs_block_bit_word(b >> 9)] |= UINT64_C(1) << ((b >> 9) & 63);
-			/* FALLTHROUGH */
-		default:
-			block[bs_block_bit_word(b)] |= UINT64_C(1) << (b & 63);
-	}
+#define BS_BLOCK_SET_CHUNK(shift) \
+	block[bs_block_bit_word(b >> (shift))] |= UINT64_C(1) << ((b >> (shift)) & 63)
+	BS_BLOCK_EACH_CHUNK(hashes, BS_BLOCK_SET_CHUNK);
+#undef BS_BLOCK_SET_CHUNK
 }
 
 /* True when the k <= 7 bits of a blocked value are all set in its block. */
@@ -229,29 +223,10 @@ bs_block_test_short(const uint64_t *block, uint64_t b, uint32_t hashes)
 {
 	uint64_t	missing = 0;
 
-	switch (hashes)
-	{
-		case 7:
-			missing |= ~block[bs_block_bit_word(b >> 54)] >> ((b >> 54) & 63);
-			/* FALLTHROUGH */
-		case 6:
-			missing |= ~block[bs_block_bit_word(b >> 45)] >> ((b >> 45) & 63);
-			/* FALLTHROUGH */
-		case 5:
-			missing |= ~block[bs_block_bit_word(b >> 36)] >> ((b >> 36) & 63);
-			/* FALLTHROUGH */
-		case 4:
-			missing |= ~block[bs_block_bit_word(b >> 27)] >> ((b >> 27) & 63);
-			/* FALLTHROUGH */
-		case 3:
-			missing |= ~block[bs_block_bit_word(b >> 18)] >> ((b >> 18) & 63);
-			/* FALLTHROUGH */
-		case 2:
-			missing |= ~block[bs_block_bit_word(b >> 9)] >> ((b >> 9) & 63);
-			/* FALLTHROUGH */
-		default:
-			missing |= ~block[bs_block_bit_word(b)] >> (b & 63);
-	}
+#define BS_BLOCK_TEST_CHUNK(shift) \
+	missing |= ~block[bs_block_bit_word(b >> (shift))] >> ((b >> (shift)) & 63)
+	BS_BLOCK_EACH_CHUNK(hashes, BS_BLOCK_TEST_CHUNK);
+#undef BS_BLOCK_TEST_CHUNK
 	return (missing & 1) == 0;
 }
 
