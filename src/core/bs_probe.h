@@ -207,8 +207,14 @@ bs_block_bit_word(uint64_t chunk)
 		default: STEP(0); \
 	}
 
+#if defined(__GNUC__)
+#define BS_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define BS_ALWAYS_INLINE inline
+#endif
+
 /* Set the k <= 7 bits of a blocked value in its block. */
-static inline void
+static BS_ALWAYS_INLINE void
 bs_block_set_short(uint64_t *block, uint64_t b, uint32_t hashes)
 {
 #define BS_BLOCK_SET_CHUNK(shift) \
@@ -218,7 +224,7 @@ bs_block_set_short(uint64_t *block, uint64_t b, uint32_t hashes)
 }
 
 /* True when the k <= 7 bits of a blocked value are all set in its block. */
-static inline bool
+static BS_ALWAYS_INLINE bool
 bs_block_test_short(const uint64_t *block, uint64_t b, uint32_t hashes)
 {
 	uint64_t	missing = 0;
@@ -254,10 +260,7 @@ void		bs_independent_positions(const bs_probe *probe, const void *data,
  * line-aligned (bs_bloom_alloc_aligned), two otherwise (the header is 40
  * bytes), and then both are fetched.
  */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void
+static BS_ALWAYS_INLINE void
 bs_probe_prefetch(const bs_bloom *filter, const bs_probe *probe, uint64_t first,
 				  uint64_t step)
 {

@@ -105,6 +105,10 @@ typedef struct AggCache
 	int8		scheme_stable;	/* the scheme argument is a constant: -1 unknown */
 	Datum		scheme_datum;	/* the scheme argument of the previous call */
 	bs_probe	probe;
+	/* the fast path (bloom_agg_trans): the large state of the previous call */
+	int8		params_stable;	/* capacity, fpr and scheme fixed: -1 unknown */
+	Datum		fast_datum;		/* its datum, or 0 */
+	PipelinedState *fast_state;
 } AggCache;
 
 static AggCache *
@@ -117,6 +121,7 @@ agg_cache(FunctionCallInfo fcinfo)
 		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(AggCache));
 		cache->defer = -1;
 		cache->scheme_stable = -1;
+		cache->params_stable = -1;
 		value_kind_init(&cache->kind, get_fn_expr_argtype(fcinfo->flinfo, 1),
 						fcinfo->flinfo->fn_mcxt);
 		fcinfo->flinfo->fn_extra = cache;
@@ -411,6 +416,53 @@ shape_mismatch_error(const bs_bloom *state, const AggCache *cache, const bs_prob
 			 errhint("Pass constants, not columns, as capacity, rate and scheme.")));
 }
 
+/*
+ * Arm the fast path for this large state when capacity, fpr and scheme are
+ * constants (or query parameters): then a later call that passes this very
+ * state again, as every row of one group does, has nothing left to check.
+ */
+static void
+fast_path_arm(FunctionCallInfo fcinfo, AggCache *cache, PipelinedState *pipelined)
+{
+	if (cache->params_stable < 0)
+	{
+		cache->params_stable = 1;
+		for (int argnum = 1; argnum < PG_NARGS() - 1; argnum++)
+			if (!agg_arg_stable(fcinfo, argnum))
+				cache->params_stable = 0;
+	}
+	cache->fast_datum = cache->params_stable > 0 ? EOHPGetRWDatum(&pipelined->header) : (Datum) 0;
+	cache->fast_state = pipelined;
+}
+
+/*
+ * The fast path: the value goes into the large state that the previous call
+ * at this call site returned, under the same constant parameters.  Nothing
+ * needs checking again: that state is ours (it was built by the slow path
+ * below, which checked its shape and family, and only this function and
+ * PostgreSQL's own reads of it, which flatten it in place, have touched it
+ * since), the parameters are the constants it was sized for, and the value's
+ * type is the call site's.  A new group's state arrives as NULL, and a
+ * different state (groups that alternate) takes the slow path, which re-arms.
+ */
+static pg_attribute_always_inline Datum
+fast_path_add(FunctionCallInfo fcinfo, AggCache *cache)
+{
+	PipelinedState *pipelined = cache->fast_state;
+	bs_bloom   *state = pipelined->filter;
+	CanonicalBytes bytes;
+	uint64		first;
+	uint64		step;
+
+	canonical_bytes(&cache->kind, PG_GETARG_DATUM(1), &bytes);
+	bs_probe_locate(&pipelined->ring.probe, bytes.data, bytes.length, &first, &step);
+	canonical_release(&bytes);
+	if (state->items < PG_UINT64_MAX)
+		state->items++;
+	ring_push(&pipelined->ring, state, first, step);
+	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+}
+
 PG_FUNCTION_INFO_V1(bloom_agg_trans);
 /* bloom_agg transition: add one value to the group's filter, in place. */
 Datum
@@ -428,6 +480,12 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	uint8		scheme = BS_SCHEME_DOUBLE;
 	uint64		first;
 	uint64		step;
+
+	cache = (AggCache *) fcinfo->flinfo->fn_extra;
+	if (likely(cache != NULL && cache->fast_datum != (Datum) 0 &&
+			   PG_GETARG_DATUM(0) == cache->fast_datum &&
+			   !PG_ARGISNULL(0) && !PG_ARGISNULL(1)))
+		return fast_path_add(fcinfo, cache);
 
 	/* AggCheckCallContext, inline for the common case of an Agg node */
 	if (likely(fcinfo->context != NULL && IsA(fcinfo->context, AggState)))
@@ -509,7 +567,10 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	if (state->items < PG_UINT64_MAX)
 		state->items++;
 	if (pipelined != NULL)
+	{
 		ring_push(&pipelined->ring, state, first, step);
+		fast_path_arm(fcinfo, cache, pipelined);
+	}
 	else if (in_place && may_defer(fcinfo, cache, aggcontext))
 	{
 		ring_adopt_shape(&cache->deferred, probe);

@@ -91,7 +91,7 @@ store_le64(uint8 *out, uint64 v)
  * canonical_release.  Inline for the fixed-size families, which are the
  * common case on the per-row paths.
  */
-static inline void
+static pg_attribute_always_inline void
 canonical_bytes(const ValueKind *kind, Datum value, CanonicalBytes *out)
 {
 	out->allocated = NULL;
