@@ -118,6 +118,14 @@ void		(*bs_analysis_free) (void *pointer) = free;
 /* classic truncation of the number of new targets per item */
 #define TRUNCATION_TOLERANCE 1e-15L
 /*
+ * the same for a lower bound of Q_C(k) (classic_ln with stop_ln): the
+ * truncated chain only drops nonnegative terms, so any J gives a lower
+ * bound; this J keeps it within 1e-9 of the rate
+ */
+#define BOUND_TRUNCATION_TOLERANCE 1e-7L
+/* ... computed when at least this many items are expected to hit */
+#define BOUND_MIN_HITS 32
+/*
  * refuse computations of more inner steps than this (a few seconds; never
  * reached for k <= 1024, nor for m <= 5000 with nk <= 50000)
  */
@@ -302,6 +310,12 @@ typedef struct hit_chain
 	ld			n_items;
 	ld			log_miss;		/* ln(1 - p); -inf when every item hits */
 	ld			floor_ln;		/* ln of a lower bound of the result, or -inf */
+
+	/*
+	 * Stop as soon as the partial sum exceeds exp(stop_ln) (+inf: never):
+	 * every term is nonnegative, so the partial sum is a lower bound.
+	 */
+	ld			stop_ln;
 } hit_chain;
 
 /* K + 1 states, padded so that a step's reads and writes need no bounds */
@@ -360,6 +374,12 @@ chain_length(int K, int J)
 #define FAST_UNDERFLOW_TOLERANCE 1e-14L
 #define LAG_TOLERANCE 1e-24
 #define AHEAD_TOLERANCE 1e-24L
+/*
+ * the same for a lower bound (hit_chain.stop_ln finite), which any cut
+ * keeps a lower bound: these lose at most some 1e-10 of it
+ */
+#define BOUND_LAG_TOLERANCE 1e-14
+#define BOUND_AHEAD_TOLERANCE 1e-14L
 /* the errors of the cuts that fast_cuts_ok accepts, relative */
 #define CUT_TOLERANCE 1e-15L
 
@@ -370,6 +390,7 @@ typedef struct fast_state
 	double	   *own_diag;		/* diag when fast_init made it, else NULL */
 	double	   *v;				/* scaled P(U_a = u); zero outside [lo, hi] */
 	double	   *next;			/* zero outside [next_lo, next_hi] */
+	double		lag_tolerance;	/* LAG_TOLERANCE, or BOUND_LAG_TOLERANCE */
 	int			lo;
 	int			hi;
 	int			next_lo;
@@ -412,6 +433,7 @@ fast_init(fast_state *fs, const hit_chain *hc, bs_error *err)
 					(double) (hc->diag[(size_t) j * length + u] * scale);
 	}
 	fs->v[hc->K] = ldexp(1.0, FAST_SCALE);
+	fs->lag_tolerance = isinf(hc->stop_ln) ? LAG_TOLERANCE : BOUND_LAG_TOLERANCE;
 	fs->unscale = ldexpl(1, -FAST_SCALE);
 	fs->lo = fs->hi = fs->peak = hc->K;
 	fs->next_lo = 0;
@@ -483,7 +505,7 @@ fast_step(fast_state *fs, int J, double ahead_cut, ld ahead_weight)
 	while (peak < hi && next[peak + 1] > next[peak])
 		peak++;
 	if (next[peak] > 0)
-		while (hi > peak && next[hi] <= LAG_TOLERANCE * next[peak])
+		while (hi > peak && next[hi] <= fs->lag_tolerance * next[peak])
 		{
 			fs->lag_error += (ld) next[hi] / next[peak];
 			next[hi--] = 0;
@@ -653,16 +675,27 @@ cut_weight_ratio(ld cut_floor, ld wl)
 	return expl(ln > 11000 ? 11000 : ln < -11000 ? -11000 : ln);
 }
 
+/* exp(stop_ln - wl), the partial sum that stops the chain (stop_ln) */
+static ld
+stop_level(ld stop_ln, ld wl)
+{
+	ld			ln = stop_ln - wl;
+
+	return isinf(stop_ln) || ln > 11000 ? INFINITY : expl(ln < -11000 ? -11000 : ln);
+}
+
 /*
  * sum_a Bin(n_items, p; a) E[value(U_a)] as a logarithm (-inf for 0).
  *
  * fast (only with a row table): the state vector in scaled double (see
  * fast_state above).  *inexact is set when the result is below what the
  * fast path certifies; the caller then runs it again in long double.
+ * *stopped is set when the partial sum passed exp(hc->stop_ln): *ln_out is
+ * then that partial sum, a lower bound of the result.
  */
 static bs_status
 hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
-			  work *wk, bs_error *err)
+			  int *stopped, work *wk, bs_error *err)
 {
 	int			K = hc->K;
 	int			J = hc->J;
@@ -679,10 +712,12 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 	ld			odds;
 	ld			cut_floor;
 	ld			cut_over_weight;
+	ld			stop_acc;
 	int			deterministic = isinf(hc->log_miss);
 	int			top = K;		/* value[u] = 0 above top (classic: 0) */
 
 	*inexact = 0;
+	*stopped = 0;
 	while (top > 0 && hc->value[top] == 0)
 		top--;
 	if (hc->diag == NULL && hc->fast_diag == NULL)
@@ -706,9 +741,10 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 	wl = deterministic ? 0 : hc->n_items * hc->log_miss;
 	/* the leading cut: AHEAD_TOLERANCE times the floor, scaled (or 0: none) */
 	cut_floor = fast && isfinite(hc->floor_ln) ?
-		expl(logl(AHEAD_TOLERANCE) + hc->floor_ln +
+		expl(logl(isinf(hc->stop_ln) ? AHEAD_TOLERANCE : BOUND_AHEAD_TOLERANCE) + hc->floor_ln +
 			 FAST_SCALE * 0.693147180559945309417232121458176568L) : 0;
 	cut_over_weight = cut_floor > 0 ? cut_weight_ratio(cut_floor, wl) : 0;
+	stop_acc = stop_level(hc->stop_ln, wl);
 
 	for (a = 0;; a += 1)
 	{
@@ -721,6 +757,11 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 						slow_expectation(&ss, hc->value, top));
 		if (a >= hc->n_items)
 			break;
+		if (acc > stop_acc)
+		{
+			*stopped = 1;
+			break;
+		}
 		if (!deterministic)
 		{
 			rho = (hc->n_items - a) / (a + 1) * odds;
@@ -770,11 +811,14 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 			acc /= w;
 			w = 1;
 			cut_over_weight = cut_floor > 0 ? cut_weight_ratio(cut_floor, wl) : 0;
+			stop_acc = stop_level(hc->stop_ln, wl);
 		}
 	}
 
 	*ln_out = acc > 0 ? logl(acc) + wl : -INFINITY;
-	if (fast && (!fast_underflow_ok(&fs, *ln_out) || !fast_cuts_ok(&fs, *ln_out)))
+	/* (a lower bound needs no bound on the cuts: they only drop terms) */
+	if (fast && (!fast_underflow_ok(&fs, *ln_out) ||
+				 (isinf(hc->stop_ln) && !fast_cuts_ok(&fs, *ln_out))))
 		*inexact = 1;
 
 done:
@@ -796,14 +840,15 @@ hit_chain_auto(const hit_chain *hc, ld guess, ld *ln_out, work *wk,
 {
 	bs_status	s;
 	int			inexact;
+	int			stopped;
 
 	if (hc->diag != NULL && guess > FAST_FLOOR)
 	{
-		s = hit_chain_run(hc, 1, ln_out, &inexact, wk, err);
+		s = hit_chain_run(hc, 1, ln_out, &inexact, &stopped, wk, err);
 		if (s != BS_OK || !inexact)
 			return s;
 	}
-	return hit_chain_run(hc, 0, ln_out, &inexact, wk, err);
+	return hit_chain_run(hc, 0, ln_out, &inexact, &stopped, wk, err);
 }
 
 /* ------------------------------------------------------------------------
@@ -1006,6 +1051,7 @@ standard_mix(ld m, ld N, int K, const ld *weight, ld weight_rel,
 		hc.n_items = N;
 		hc.log_miss = ((ld) K >= m) ? -INFINITY : log1pl(-(ld) K / m);
 		hc.floor_ln = -INFINITY;
+		hc.stop_ln = INFINITY;
 		status = hit_chain_auto(&hc, guess, ln_out, wk, err);
 	}
 	work_free(diag);
@@ -1124,12 +1170,12 @@ classic_overlap_step(ld m, int k, int h, ld lt, ld log_ratio)
 
 /*
  * The smallest J such that allowing at most J new targets per hitting item
- * changes Q_C(k) by a relative amount below TRUNCATION_TOLERANCE (see the
- * comment at the top); k when the bound does not apply.  a[k] is
+ * changes Q_C(k) by a relative amount below tolerance (TRUNCATION_TOLERANCE,
+ * see the comment at the top); k when the bound does not apply.  a[k] is
  * ln(C(m-k,k)/C(m,k)); lt is scratch space for k + 1 values.
  */
 static int
-classic_truncation(ld m, ld n, int k, const ld *a, ld *lt)
+classic_truncation(ld m, ld n, int k, const ld *a, ld *lt, ld tolerance)
 {
 	ld			mu;
 	ld			log_r = 0;
@@ -1163,7 +1209,7 @@ classic_truncation(ld m, ld n, int k, const ld *a, ld *lt)
 		}
 	}
 	log_ratio = logl(m / mu);
-	limit = logl(TRUNCATION_TOLERANCE) - logl(n) - log_r - 1 - 1e-15L;	/* margin e */
+	limit = logl(tolerance) - logl(n) - log_r - 1 - 1e-15L;	/* margin e */
 
 	/*
 	 * lt[h] = ln HG(h) + h ln(m/mu), HG(h) = C(k,h) C(m-k,k-h) / C(m,k) the
@@ -1448,9 +1494,17 @@ classic_table(const classic_rows *cr, int K, size_t length, const ld *inverses,
  */
 #define ROW_TABLE_LIMIT ((size_t) 1 << 20)
 
+/*
+ * ln Q_C(k).  With a finite stop_ln, a cheaper lower bound may do
+ * (*partial set, *ln_out the bound, -inf when none was found): the chain
+ * truncated at a smaller J (BOUND_TRUNCATION_TOLERANCE) and stopped as soon
+ * as its partial sum passes exp(stop_ln); only on the fast path, whose
+ * result it takes when the underflow bound certifies it (the cuts only drop
+ * nonnegative terms).  *partial is clear when *ln_out is the rate itself.
+ */
 static bs_status
-classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
-		   bs_error *err)
+classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld stop_ln,
+		   ld *ln_out, int *partial, work *wk, bs_error *err)
 {
 	int			k = (int) k_int;
 	int			K = k;
@@ -1470,10 +1524,13 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 	ld			direct;
 	classic_rows cr;
 	size_t		length;
-	int			J;
+	int			J = 0;
 	int			u;
 	int			v;
+	/* rough rate: U (65) */
+	ld			guess = k * logl(-expm1l(n * log1pl(-(ld) k / m)));
 
+	*partial = 0;
 	a = work_alloc(4 * ((size_t) K + 1), err, &status);
 	if (a == NULL)
 		return status;
@@ -1502,8 +1559,22 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 		return BS_OK;
 	}
 
-	/* method (b); cost[] is free again and serves as scratch */
-	J = classic_truncation(m, n, k, a, cost);
+	/*
+	 * method (b); cost[] is free again and serves as scratch.  A lower
+	 * bound only on the fast path with its table, and for many hitting
+	 * items: with few, the table costs more than the chain, and the
+	 * partial sum passes the threshold only near the end.
+	 */
+	if (!isinf(stop_ln) &&
+		n * (isinf(a[K]) ? 1 : -expm1l(a[K])) >= BOUND_MIN_HITS)
+	{
+		J = classic_truncation(m, n, k, a, cost, BOUND_TRUNCATION_TOLERANCE);
+		if (n_int > 2 && guess > FAST_FLOOR &&
+			((size_t) K + 1) * ((size_t) J + 1) <= ROW_TABLE_LIMIT)
+			*partial = 1;
+	}
+	if (!*partial)
+		J = classic_truncation(m, n, k, a, cost, TRUNCATION_TOLERANCE);
 	cr.m = m;
 	cr.k = k;
 	cr.J = J;
@@ -1536,10 +1607,8 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 	classic_finish(&cr, finish, inverses + 2 * (K + 1));
 	{
 		hit_chain	hc;
-
-		/* rough rate: U (65) */
-		ld			guess = k * logl(-expm1l(n * log1pl(-(ld) k / m)));
 		int			inexact = 1;
+		int			stopped = 0;
 
 		hc.K = K;
 		hc.J = J;
@@ -1553,6 +1622,7 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 		hc.n_items = n;
 		hc.log_miss = a[K];
 		hc.floor_ln = classic_floor_ln(m, n, k);
+		hc.stop_ln = *partial ? stop_ln : INFINITY;
 
 		/* as hit_chain_auto, making only the table each path needs */
 		if (table && guess > FAST_FLOOR)
@@ -1562,8 +1632,15 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 			if (fast_diag == NULL)
 				goto done;
 			hc.fast_diag = fast_diag;
-			status = hit_chain_run(&hc, 1, ln_out, &inexact, wk, err);
+			status = hit_chain_run(&hc, 1, ln_out, &inexact, &stopped, wk, err);
 			hc.fast_diag = NULL;
+		}
+		if (*partial)
+		{
+			/* a lower bound, or nothing when the double range fails it */
+			if (inexact)
+				*ln_out = -INFINITY;
+			goto done;
 		}
 		if (status == BS_OK && inexact)
 		{
@@ -1571,7 +1648,7 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld *ln_out, work *wk,
 				(hc.diag = diag = classic_table(&cr, K, length, inverses, finish, 0,
 												wk, err, &status)) == NULL)
 				goto done;
-			status = hit_chain_run(&hc, 0, ln_out, &inexact, wk, err);
+			status = hit_chain_run(&hc, 0, ln_out, &inexact, &stopped, wk, err);
 		}
 	}
 done:
@@ -1604,6 +1681,7 @@ typedef struct rate_memo
 	int64_t		k;
 	bs_construction c;
 	ld			ln;
+	int			partial;		/* ln is only a lower bound (rate_bound_ln) */
 } rate_memo;
 
 static _Thread_local rate_memo memo[RATE_MEMO_SIZE];
@@ -1632,28 +1710,39 @@ bs_analysis_memo_end(void)
 	memo_used = -1;
 }
 
-/* ln f for checked arguments */
+/*
+ * ln f for checked arguments, or (stop_ln finite) possibly only a lower
+ * bound of it, *partial then set, that passes stop_ln when it can (see
+ * classic_ln; the standard rate is always exact).  partial may be NULL
+ * when stop_ln is +inf.
+ */
 static bs_status
-rate_ln(int64_t m, int64_t n, int64_t k, bs_construction c, ld *ln_out,
-		bs_error *err)
+rate_bound_ln(int64_t m, int64_t n, int64_t k, bs_construction c,
+			  ld stop_ln, ld *ln_out, int *partial, bs_error *err)
 {
 	work		wk = {0};
 	bs_status	s;
 	int			i;
+	int			dummy;
 
+	if (partial == NULL)
+		partial = &dummy;
+	*partial = 0;
 	if (n == 0)
 	{
 		*ln_out = -INFINITY;
 		return BS_OK;
 	}
 	for (i = 0; i < memo_used; i++)
-		if (memo[i].m == m && memo[i].n == n && memo[i].k == k && memo[i].c == c)
+		if (memo[i].m == m && memo[i].n == n && memo[i].k == k && memo[i].c == c &&
+			(!memo[i].partial || (!isinf(stop_ln) && memo[i].ln > stop_ln)))
 		{
 			*ln_out = memo[i].ln;
+			*partial = memo[i].partial;
 			return BS_OK;
 		}
 	s = c == BS_CONSTRUCTION_STANDARD ? standard_ln(m, n, k, ln_out, &wk, err) :
-		classic_ln(m, n, k, ln_out, &wk, err);
+		classic_ln(m, n, k, stop_ln, ln_out, partial, &wk, err);
 	if (s == BS_OK && memo_used >= 0 && memo_used < RATE_MEMO_SIZE)
 	{
 		rate_memo  *slot = &memo[memo_used++];
@@ -1663,8 +1752,17 @@ rate_ln(int64_t m, int64_t n, int64_t k, bs_construction c, ld *ln_out,
 		slot->k = k;
 		slot->c = c;
 		slot->ln = *ln_out;
+		slot->partial = *partial;
 	}
 	return s;
+}
+
+/* ln f for checked arguments */
+static bs_status
+rate_ln(int64_t m, int64_t n, int64_t k, bs_construction c, ld *ln_out,
+		bs_error *err)
+{
+	return rate_bound_ln(m, n, k, c, INFINITY, ln_out, NULL, err);
 }
 
 static double
@@ -2021,6 +2119,7 @@ typedef struct k_search
 	 * rate at m (fact 3); -inf when none is known
 	 */
 	ld			floor[BS_ANALYSIS_SEARCH_HASHES + 1];
+	unsigned char bounded[BS_ANALYSIS_SEARCH_HASHES + 1];	/* floor by the chain at m */
 } k_search;
 
 /* is k1 strictly better than k2 (lower rate, or a tie and k1 < k2)? */
@@ -2035,16 +2134,11 @@ better(const k_search *ks, int k1, int k2)
 	return a < b;
 }
 
-/* the exact rate of k, once */
-static bs_status
-evaluate(k_search *ks, int k, bs_error *err)
+/* record the exact rate ln of k */
+static void
+record(k_search *ks, int k, ld ln)
 {
-	bs_status	s;
-
-	if (ks->known[k])
-		return BS_OK;
-	if ((s = rate_ln(ks->m, ks->n, k, ks->c, &ks->ln[k], err)) != BS_OK)
-		return s;
+	ks->ln[k] = ln;
 	ks->known[k] = 1;
 	ks->evaluations++;
 	bs_poll_interrupts();
@@ -2052,6 +2146,78 @@ evaluate(k_search *ks, int k, bs_error *err)
 		ks->best = k;
 	if (ks->decide && ks->reached == 0 && reaches_target(ks->ln[k], ks->target))
 		ks->reached = k;
+}
+
+/* the exact rate of k, once */
+static bs_status
+evaluate(k_search *ks, int k, bs_error *err)
+{
+	bs_status	s;
+	ld			ln;
+
+	if (ks->known[k])
+		return BS_OK;
+	if ((s = rate_ln(ks->m, ks->n, k, ks->c, &ln, err)) != BS_OK)
+		return s;
+	record(ks, k, ln);
+	return BS_OK;
+}
+
+/*
+ * How far above threshold a chain's lower bound stops (above_by_bound): its
+ * own rounding allowance and the slack of bound_exceeds, with room.
+ */
+static ld
+chain_bound_margin(ld m, ld threshold)
+{
+	return 2 * bound_slack(m, threshold) + 1e-9L * (1 + fabsl(threshold));
+}
+
+/*
+ * Is the rate of k (not evaluated) above threshold by a lower bound?  First
+ * the bounds of 1. and the floor, then a lower bound from the chain itself
+ * (rate_bound_ln: truncated, and stopped once past the threshold, at a
+ * fraction of the cost of the exact rate where the rate is clearly above),
+ * which becomes k's floor; when that computes the exact rate instead, it is
+ * recorded as evaluate would.  The margins: the bound's own rounding
+ * (at most some 1e-11 relative, allowed 1e-10) and those of bound_exceeds.
+ */
+static bs_status
+above_by_bound(k_search *ks, int k, ld threshold, int *above, bs_error *err)
+{
+	ld			m = (ld) ks->m;
+	ld			stop;
+	ld			lb;
+	int			partial;
+	bs_status	s;
+
+	*above = 0;
+	if (ks->known[k] || isinf(threshold) || isnan(threshold))
+		return BS_OK;
+	if (bound_exceeds(m, block_lower_bound_ln(m, (ld) ks->n, k, k, ks->c), threshold) ||
+		bound_exceeds(m, ks->floor[k], threshold))
+	{
+		*above = 1;
+		return BS_OK;
+	}
+	if (ks->c != BS_CONSTRUCTION_CLASSIC)
+		return BS_OK;
+	stop = threshold + chain_bound_margin(m, threshold);
+	if ((s = rate_bound_ln(ks->m, ks->n, k, ks->c, stop, &lb, &partial, err)) != BS_OK)
+		return s;
+	bs_poll_interrupts();
+	if (!partial)
+	{
+		record(ks, k, lb);
+		return BS_OK;
+	}
+	lb -= 1e-10L * (1 + fabsl(lb));
+	if (lb > ks->floor[k])
+	{
+		ks->floor[k] = lb;
+		ks->bounded[k] = 1;
+	}
+	*above = bound_exceeds(m, lb, threshold);
 	return BS_OK;
 }
 
@@ -2065,16 +2231,54 @@ evaluate(k_search *ks, int k, bs_error *err)
 static bs_status
 neighbour_better(k_search *ks, int x, int k, int *yes, bs_error *err)
 {
+	ld			m = (ld) ks->m;
 	bs_status	s;
+	int			above;
+	int			beyond = 2 * k - x;
 
 	*yes = 0;
 	if (k < 1 || k > ks->kmax)
 		return BS_OK;
-	if (!ks->known[k] &&
-		bound_exceeds((ld) ks->m,
-					  block_lower_bound_ln((ld) ks->m, (ld) ks->n, k, k, ks->c),
-					  ks->ln[x]))
-		return BS_OK;
+	if (!ks->known[k])
+	{
+		if (bound_exceeds(m, block_lower_bound_ln(m, (ld) ks->n, k, k, ks->c), ks->ln[x]))
+			return BS_OK;
+
+		/*
+		 * A chain's lower bound of k, unless the floors (rates at a larger
+		 * m), shifted by x's change from there, predict k within a few
+		 * times the bound's margin of x: a near tie, which it cannot
+		 * settle.
+		 */
+		if (!(isfinite(ks->floor[k]) && isfinite(ks->floor[x]) &&
+			  ks->floor[k] + (ks->ln[x] - ks->floor[x]) <
+			  ks->ln[x] + 4 * chain_bound_margin(m, ks->ln[x])) &&
+			(SEARCH_DONE(ks, s = above_by_bound(ks, k, ks->ln[x], &above, err)) || above))
+			return s;
+
+		/*
+		 * Deciding (x above the target), a near tie need not be resolved:
+		 * when k is above the target too and the k beyond it, on the far
+		 * side from x, is worse than x, the minimum is x or k (fact 4), so
+		 * above the target whichever it is, and the walk may stop at x.
+		 */
+		if (ks->decide && !(ks->ln[x] <= ks->target))
+		{
+			if (!bound_exceeds(m, ks->floor[k], ks->target) &&
+				SEARCH_DONE(ks, s = above_by_bound(ks, k, ks->target, &above, err)))
+				return s;
+			if (!ks->known[k] && bound_exceeds(m, ks->floor[k], ks->target))
+			{
+				if (beyond < 1 || beyond > ks->kmax)
+					return BS_OK;
+				if (!ks->known[beyond] &&
+					SEARCH_DONE(ks, s = above_by_bound(ks, beyond, ks->ln[x], &above, err)))
+					return s;
+				if (ks->known[beyond] ? !better(ks, beyond, x) : above)
+					return BS_OK;
+			}
+		}
+	}
 	if (SEARCH_DONE(ks, s = evaluate(ks, k, err)))
 		return s;
 	*yes = better(ks, k, x);
@@ -2122,6 +2326,7 @@ static bs_status
 bracket_min(k_search *ks, int x, int dir, int lo, int hi, bs_error *err)
 {
 	int			step = 1;
+	int			yes;
 	int			k;
 	bs_status	s = BS_OK;
 
@@ -2136,9 +2341,9 @@ bracket_min(k_search *ks, int x, int dir, int lo, int hi, bs_error *err)
 			next = hi;
 		if (next == x)
 			break;
-		if (SEARCH_DONE(ks, s = evaluate(ks, next, err)))
+		if (SEARCH_DONE(ks, s = neighbour_better(ks, x, next, &yes, err)))
 			return s;
-		if (!better(ks, next, x))
+		if (!yes)
 		{
 			if (dir > 0)
 				hi = next;
@@ -2165,9 +2370,9 @@ bracket_min(k_search *ks, int x, int dir, int lo, int hi, bs_error *err)
 			y = x + (int) (0.381966 * (hi - x) + 0.5);
 		if (y == x)
 			y = (x - lo > hi - x) ? x - 1 : x + 1;
-		if (SEARCH_DONE(ks, s = evaluate(ks, y, err)))
+		if (SEARCH_DONE(ks, s = neighbour_better(ks, x, y, &yes, err)))
 			return s;
-		if (better(ks, y, x))
+		if (yes)
 		{
 			if (y < x)
 				hi = x;
@@ -2181,8 +2386,14 @@ bracket_min(k_search *ks, int x, int dir, int lo, int hi, bs_error *err)
 			hi = y;
 	}
 	for (k = lo; k <= hi; k++)
-		if (SEARCH_DONE(ks, s = evaluate(ks, k, err)))
+	{
+		if (k == x)
+			continue;
+		if (SEARCH_DONE(ks, s = neighbour_better(ks, x, k, &yes, err)))
 			return s;
+		if (yes)
+			x = k;
+	}
 	return s;
 }
 
@@ -2318,8 +2529,14 @@ certify(k_search *ks, bs_error *err)
 		if (count == 0 || count > cap)
 			return BS_OK;
 		for (i = 0; i < count; i++)
-			if (SEARCH_DONE(ks, s = evaluate(ks, list[i], err)))
+		{
+			int			above;
+
+			if (SEARCH_DONE(ks, s = above_by_bound(ks, list[i], threshold, &above, err)))
 				return s;
+			if (!above && SEARCH_DONE(ks, s = evaluate(ks, list[i], err)))
+				return s;
+		}
 		if (ks->best != old_best &&
 			SEARCH_DONE(ks, s = local_min(ks, ks->best, err)))
 			return s;
@@ -2523,6 +2740,20 @@ search_decide(k_search *ks, ld target, int guess, int64_t *k_out,
 					nearest = j;
 			k = list[nearest];
 			list[nearest] = list[i];
+
+			/*
+			 * below an m where k was computed (a "no" expected), first
+			 * a lower bound of the chain
+			 */
+			if (isfinite(ks->floor[k]))
+			{
+				int			above;
+
+				if (SEARCH_DONE(ks, s = above_by_bound(ks, k, target, &above, err)))
+					break;
+				if (above)
+					continue;
+			}
 			if (SEARCH_DONE(ks, s = evaluate(ks, k, err)))
 				break;
 		}
@@ -2604,6 +2835,7 @@ typedef struct bits_search
 	int64_t		log_m[LOG_SIZE];	/* exact rates computed: f(m, n, k) */
 	int			log_k[LOG_SIZE];
 	ld			log_ln[LOG_SIZE];
+	unsigned char log_floor[LOG_SIZE];	/* log_ln only a lower bound */
 } bits_search;
 
 /* a k_search for m with the rates already computed at m */
@@ -2620,9 +2852,10 @@ bits_k_search(const bits_search *bs, int64_t m, bs_error *err, bs_status *s)
 
 			if (k > ks->kmax)
 				continue;
-			if (bs->log_m[i] > m && bs->log_ln[i] > ks->floor[k])
+			if ((bs->log_m[i] > m || (bs->log_m[i] == m && bs->log_floor[i])) &&
+				bs->log_ln[i] > ks->floor[k])
 				ks->floor[k] = bs->log_ln[i];
-			if (bs->log_m[i] == m && !ks->known[k])
+			if (bs->log_m[i] == m && !bs->log_floor[i] && !ks->known[k])
 			{
 				ks->known[k] = 1;
 				ks->ln[k] = bs->log_ln[i];
@@ -2633,7 +2866,10 @@ bits_k_search(const bits_search *bs, int64_t m, bs_error *err, bs_status *s)
 	return ks;
 }
 
-/* remember the rates computed at m */
+/*
+ * remember the rates computed at m, and the floors of the other k (lower
+ * bounds of their rates at m, so at every smaller m too)
+ */
 static void
 bits_remember(bits_search *bs, const k_search *ks)
 {
@@ -2642,18 +2878,19 @@ bits_remember(bits_search *bs, const k_search *ks)
 
 	for (k = 1; k <= ks->kmax && bs->count < LOG_SIZE; k++)
 	{
-		if (!ks->known[k])
+		if (!ks->known[k] && !ks->bounded[k])
 			continue;
 		for (i = 0; i < bs->count; i++)
 			if (bs->log_m[i] == ks->m && bs->log_k[i] == k)
 				break;
 		if (i == bs->count)
-		{
-			bs->log_m[i] = ks->m;
-			bs->log_k[i] = k;
-			bs->log_ln[i] = ks->ln[k];
 			bs->count++;
-		}
+		else if (!bs->log_floor[i] || (!ks->known[k] && ks->floor[k] <= bs->log_ln[i]))
+			continue;
+		bs->log_m[i] = ks->m;
+		bs->log_k[i] = k;
+		bs->log_floor[i] = !ks->known[k];
+		bs->log_ln[i] = ks->known[k] ? ks->ln[k] : ks->floor[k];
 	}
 }
 
