@@ -159,14 +159,79 @@ tick(work *w, unsigned long steps)
  */
 #define WORK_ALIGN 16
 
+/*
+ * In a sizing (bs_analysis_memo_begin .. end), the largest block of at
+ * least KEEP_MIN_BYTES freed is kept for the next rate instead of going
+ * back to the hook: the row table of a few items at extreme rates is
+ * several MB, which a new process otherwise faults in twice (glibc maps the
+ * first such block and, once it is unmapped, takes the next from a heap
+ * that grows) and each at some 2 us a page.  Blocks of that size in use are
+ * tracked in large_raw (up to KEEP_SLOTS; any more are not kept) and
+ * allocated 1/8 larger, for the slightly larger tables of the next k.
+ * Between sizings nothing is kept: the hook's memory (palloc in the extension)
+ * belongs to the caller.
+ */
+#define KEEP_MIN_BYTES ((size_t) 1 << 20)
+#define KEEP_SLOTS 4
+
+static _Thread_local int work_keeping;
+static _Thread_local unsigned char *kept_raw;
+static _Thread_local size_t kept_size;
+static _Thread_local unsigned char *large_raw[KEEP_SLOTS];
+static _Thread_local size_t large_size[KEEP_SLOTS];
+
+/* start or end keeping; start forgets what a sizing cut short left */
+static void
+work_keep(int on)
+{
+	int			i;
+
+	if (!on && kept_raw != NULL)
+		bs_analysis_free(kept_raw);
+	kept_raw = NULL;
+	for (i = 0; i < KEEP_SLOTS; i++)
+		large_raw[i] = NULL;
+	work_keeping = on;
+}
+
 /* zeroed working memory; NULL (and *status set) when out of memory */
 static void *
 work_alloc_bytes(size_t bytes, bs_error *err, bs_status *status)
 {
-	unsigned char *raw = bytes <= SIZE_MAX - WORK_ALIGN ?
-		bs_analysis_alloc(bytes + WORK_ALIGN) : NULL;
+	size_t		size = bytes + WORK_ALIGN;
+	unsigned char *raw = NULL;
 	unsigned char *p;
+	int			large = work_keeping && bytes >= KEEP_MIN_BYTES &&
+		bytes <= SIZE_MAX - WORK_ALIGN;
 
+	if (large && kept_raw != NULL && kept_size >= size)
+	{
+		raw = kept_raw;
+		size = kept_size;
+		kept_raw = NULL;
+	}
+	else if (bytes <= SIZE_MAX - WORK_ALIGN)
+	{
+		/*
+		 * large: room for the tables of the next few k and m too (the
+		 * pages beyond those written are never touched)
+		 */
+		if (large && size <= SIZE_MAX / 9 * 8)
+			size += size / 8;
+		raw = bs_analysis_alloc(size);
+	}
+	if (raw != NULL && large)
+	{
+		int			i;
+
+		for (i = 0; i < KEEP_SLOTS && large_raw[i] != NULL; i++)
+			;
+		if (i < KEEP_SLOTS)
+		{
+			large_raw[i] = raw;
+			large_size[i] = size;
+		}
+	}
 	if (raw == NULL)
 	{
 		*status = bs_fail(err, BS_ERR_TOO_LARGE,
@@ -191,12 +256,25 @@ work_alloc(size_t count, bs_error *err, bs_status *status)
 static void
 work_free(void *p)
 {
-	if (p != NULL)
-	{
-		unsigned char *block = p;
+	unsigned char *raw;
+	int			i;
 
-		bs_analysis_free(block - block[-1]);
-	}
+	if (p == NULL)
+		return;
+	raw = (unsigned char *) p - ((unsigned char *) p)[-1];
+	for (i = 0; work_keeping && i < KEEP_SLOTS; i++)
+		if (large_raw[i] == raw)
+		{
+			large_raw[i] = NULL;
+			if (kept_raw != NULL && kept_size >= large_size[i])
+				break;			/* keep the larger */
+			if (kept_raw != NULL)
+				bs_analysis_free(kept_raw);
+			kept_raw = raw;
+			kept_size = large_size[i];
+			return;
+		}
+	bs_analysis_free(raw);
 }
 
 /* ------------------------------------------------------------------------
@@ -1714,12 +1792,14 @@ bs_analysis_memo_begin(void)
 {
 	memo_used = 0;
 	memo_ref_m = 0;
+	work_keep(1);
 }
 
 void
 bs_analysis_memo_end(void)
 {
 	memo_used = -1;
+	work_keep(0);
 }
 
 /*

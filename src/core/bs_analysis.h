@@ -193,7 +193,10 @@ bs_status	bs_space_lower_bound(int64_t n, double fpr, double *bits_out,
  * memory: for a sequence of searches over the same n, such as a sizing
  * (bs_optimal_bits, then bs_optimal_k at the prime above its answer).  A
  * remembered rate is the value a new computation would give.  begin forgets
- * what an earlier sequence remembered (also one ended by an error).
+ * what an earlier sequence remembered (also one ended by an error).  Also
+ * keeps the largest working block (1 MB or more) from one rate to the next,
+ * allocated with bs_analysis_alloc and released by end (one cut short by an
+ * error is left to its memory context: begin forgets it).
  */
 void		bs_analysis_memo_begin(void);
 void		bs_analysis_memo_end(void);
