@@ -103,6 +103,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 typedef long double ld;
 
@@ -223,6 +226,22 @@ work_alloc_bytes(size_t bytes, bs_error *err, bs_status *status)
 	if (raw != NULL && large)
 	{
 		int			i;
+
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+		{
+			/*
+			 * transparent huge pages for the 2 MB pieces of a new block
+			 * (where the system leaves them to madvise): a fault per 2 MB
+			 * instead of per 4 kB; only advice, ignored where not possible
+			 */
+			uintptr_t	from = ((uintptr_t) raw + ((uintptr_t) 1 << 21) - 1) &
+				~(((uintptr_t) 1 << 21) - 1);
+			uintptr_t	to = ((uintptr_t) raw + size) & ~(((uintptr_t) 1 << 21) - 1);
+
+			if (size != kept_size && to > from)
+				(void) madvise((void *) from, to - from, MADV_HUGEPAGE);
+		}
+#endif
 
 		for (i = 0; i < KEEP_SLOTS && large_raw[i] != NULL; i++)
 			;
