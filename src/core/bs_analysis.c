@@ -383,12 +383,14 @@ typedef struct hit_chain
 	int			J;				/* most new targets per hitting item */
 
 	/*
-	 * The transition table by diagonals, diag[j * length + u] = tau_u(j)
-	 * for u <= K, zero elsewhere, length = chain_length(K, J); or NULL, and
-	 * then make_row fills row[0..min(u,J)] with tau_u(j).
+	 * The transition table by diagonals, diag[j * stride + u] = tau_u(j)
+	 * for j <= u <= K, zero elsewhere (see diag_stride); or NULL, and then
+	 * make_row fills row[0..min(u,J)] with tau_u(j).  length =
+	 * chain_length(K, J) is that of the state vectors.
 	 */
 	const ld   *diag;
 	size_t		length;
+	size_t		stride;
 
 	/*
 	 * The same table already in the fast path's form (double, scaled by
@@ -421,6 +423,27 @@ static size_t
 chain_length(int K, int J)
 {
 	return (size_t) K + 1 + (size_t) J + FAST_BLOCK;
+}
+
+/*
+ * The row length of a diagonal table, K + 1 + FAST_BLOCK, and its size,
+ * (J + 1) of them plus J: a step reads diagonal j at u = t + j for t from
+ * 0 to K + FAST_BLOCK - 1, that is j <= u < K + FAST_BLOCK + j, and the
+ * zeros of diagonal j above K (which only meet zero states) then lie on
+ * those of diagonal j + 1 below j + 1, which is why the rows need not be
+ * the K + 1 + J + FAST_BLOCK long of the state vectors (a third less
+ * memory for a few items at extreme rates, where J is some K/2).
+ */
+static size_t
+diag_stride(int K)
+{
+	return (size_t) K + 1 + FAST_BLOCK;
+}
+
+static size_t
+diag_size(int K, int J)
+{
+	return diag_stride(K) * ((size_t) J + 1) + (size_t) J;
 }
 
 /*
@@ -484,7 +507,8 @@ chain_length(int K, int J)
 typedef struct fast_state
 {
 	size_t		length;			/* K + 1, padded with J + FAST_BLOCK zeros */
-	double	   *diag;			/* diag[j * length + u] = tau_u(j) */
+	size_t		stride;			/* of diag, as hit_chain */
+	double	   *diag;			/* diag[j * stride + u] = tau_u(j) */
 	double	   *own_diag;		/* diag when fast_init made it, else NULL */
 	double	   *v;				/* scaled P(U_a = u); zero outside [lo, hi] */
 	double	   *next;			/* zero outside [next_lo, next_hi] */
@@ -512,6 +536,7 @@ fast_init(fast_state *fs, const hit_chain *hc, bs_error *err)
 
 	memset(fs, 0, sizeof(*fs));
 	fs->length = length;
+	fs->stride = hc->stride;
 	fs->v = work_alloc_bytes(length * sizeof(double), err, &status);
 	fs->next = fs->v ? work_alloc_bytes(length * sizeof(double), err, &status) : NULL;
 	if (fs->next == NULL)
@@ -520,15 +545,15 @@ fast_init(fast_state *fs, const hit_chain *hc, bs_error *err)
 		fs->diag = (double *) hc->fast_diag;
 	else
 	{
-		fs->own_diag = work_alloc_bytes(length * ((size_t) hc->J + 1) * sizeof(double),
-										err, &status);
+		fs->own_diag = work_alloc_bytes((hc->stride * ((size_t) hc->J + 1) + (size_t) hc->J) *
+										sizeof(double), err, &status);
 		if (fs->own_diag == NULL)
 			return status;
 		fs->diag = fs->own_diag;
 		for (j = 0; j <= hc->J; j++)
 			for (u = 0; u <= hc->K; u++)
-				fs->diag[(size_t) j * length + u] =
-					(double) (hc->diag[(size_t) j * length + u] * scale);
+				fs->diag[(size_t) j * hc->stride + u] =
+					(double) (hc->diag[(size_t) j * hc->stride + u] * scale);
 	}
 	fs->v[hc->K] = ldexp(1.0, FAST_SCALE);
 	fs->lag_tolerance = isinf(hc->stop_ln) ? LAG_TOLERANCE : BOUND_LAG_TOLERANCE;
@@ -586,7 +611,7 @@ fast_step(fast_state *fs, int J, double ahead_cut, ld ahead_weight)
 	int			peak = fs->peak;
 	int			t;
 
-	t = bs_chain_step(fs->v, fs->diag, fs->length, lo, hi, J,
+	t = bs_chain_step(fs->v, fs->diag, fs->stride, lo, hi, J,
 					  ldexp(1.0, -DIAG_SCALE), next);
 	fs->ops += 2 * (ld) (t - lo) * (ld) (J + 1);
 	/* next[hi + 1 .. t - 1] came out 0; clear what is left of before */
@@ -729,7 +754,7 @@ slow_step(slow_state *ss, const hit_chain *hc)
 			for (j = 0; j <= J; j++)
 			{
 				const ld   *x = v + t + j;
-				const ld   *d = hc->diag + (size_t) j * hc->length + t + j;
+				const ld   *d = hc->diag + (size_t) j * hc->stride + t + j;
 
 				s0 += x[0] * d[0];
 				s1 += x[1] * d[1];
@@ -1133,6 +1158,7 @@ standard_mix(ld m, ld N, int K, const ld *weight, ld weight_rel,
 		hc.J = 1;
 		hc.diag = diag;
 		hc.length = length;
+		hc.stride = length;
 		hc.make_row = NULL;
 		hc.context = NULL;
 
@@ -1527,7 +1553,8 @@ classic_finish(const classic_rows *cr, ld *finish, const ld *inverse_m)
 }
 
 /*
- * The table of tau_u(j) by diagonals, [j * length + u], j <= J: j = 0 as
+ * The table of tau_u(j) by diagonals, [j * length + u], j <= J, length =
+ * diag_stride(K): j = 0 as
  * in classic_make_row; for j >= 1, tau_u(j) = C(u,j) C(m-u,k-j) / (C(m,k) p),
  * from tau_j(j) = finish[j] (classic_finish) along u by the ratio (u+1)/(u+1-j) (m-u-k+j)/(m-u), which reaches 0
  * exactly where C(m-u,k-j) does.  Sequential writes, no division in the
@@ -1581,11 +1608,12 @@ classic_diagonals(const classic_rows *cr, int K, ld *diag, double *fast,
  * double; NULL (and *status set) when out of memory.
  */
 static void *
-classic_table(const classic_rows *cr, int K, size_t length, const ld *inverses,
+classic_table(const classic_rows *cr, int K, const ld *inverses,
 			  const ld *finish, int fast, work *wk, bs_error *err,
 			  bs_status *status)
 {
-	size_t		count = length * ((size_t) cr->J + 1);
+	size_t		count = diag_size(K, cr->J);
+	size_t		length = diag_stride(K);
 	void	   *table = work_alloc_bytes(count * (fast ? sizeof(double) : sizeof(ld)),
 										 err, status);
 
@@ -1723,6 +1751,7 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld stop_ln,
 		hc.J = J;
 		hc.diag = NULL;
 		hc.length = length;
+		hc.stride = diag_stride(K);
 		hc.fast_diag = NULL;
 		hc.make_row = classic_make_row;
 		hc.context = &cr;
@@ -1736,7 +1765,7 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld stop_ln,
 		/* as hit_chain_auto, making only the table each path needs */
 		if (table && guess > FAST_FLOOR)
 		{
-			fast_diag = classic_table(&cr, K, length, inverses, finish, 1, wk,
+			fast_diag = classic_table(&cr, K, inverses, finish, 1, wk,
 									  err, &status);
 			if (fast_diag == NULL)
 				goto done;
@@ -1754,7 +1783,7 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld stop_ln,
 		if (status == BS_OK && inexact)
 		{
 			if (table &&
-				(hc.diag = diag = classic_table(&cr, K, length, inverses, finish, 0,
+				(hc.diag = diag = classic_table(&cr, K, inverses, finish, 0,
 												wk, err, &status)) == NULL)
 				goto done;
 			status = hit_chain_run(&hc, 0, ln_out, &inexact, &stopped, wk, err);
