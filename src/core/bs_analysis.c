@@ -2571,7 +2571,15 @@ local_min(k_search *ks, int start, bs_error *err)
 		int			step;
 		int			next;
 
-		if (SEARCH_DONE(ks, s = neighbour_better(ks, x, x - 1, &left, err)) ||
+		/*
+		 * x - 1 better: x + 1 cannot be better too (fact 4, which the walk
+		 * rests on), so it is not evaluated unless known; the walk then
+		 * goes on by bracket_min where Newton lacks it
+		 */
+		if (SEARCH_DONE(ks, s = neighbour_better(ks, x, x - 1, &left, err)))
+			return s;
+		right = 0;
+		if (!(left && x + 1 <= ks->kmax && !ks->known[x + 1]) &&
 			SEARCH_DONE(ks, s = neighbour_better(ks, x, x + 1, &right, err)))
 			return s;
 		if (left && right)
