@@ -4,9 +4,10 @@
  *
  * Build and run from the repository root:
  *
- *	gcc -std=c11 -O2 -Wall -Wextra -D_GNU_SOURCE -I src/core \
- *		-o test/test_analysis test/test_analysis.c src/core/bs_analysis.c \
- *		src/core/bs_error.c -lm && test/test_analysis
+ *	make -C test analysis
+ *
+ * (test/analysis_internal.c, which includes src/core/bs_analysis.c to reach
+ * its static functions, takes that file's place in the link)
  *
  * (an optional argument names the reference file; by default
  * test/analysis_reference.txt, or analysis_reference.txt when run from test/).
@@ -32,16 +33,21 @@
  *	F. argument checks, n = 0, efficiency, space bound, hooks;
  *	G. timings of the slowest cases (printed, not asserted);
  *	H-J. the vectorised chain step, sizing with remembered rates, the
- *	   search over primes (bs_optimal_prime_bits).
+ *	   search over primes (bs_optimal_prime_bits);
+ *	K. the chain's cheap lower bound against the exact rate and thresholds;
+ *	L. the working block a sizing keeps: same answers, nothing left, also
+ *	   after an allocation failure or an interrupt that longjmps.
  */
 #include <float.h>
 #include <math.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "analysis_internal.h"
 #include "bs_analysis.h"
 #include "bs_bloom.h"
 #include "bs_chain_step.h"
@@ -1235,6 +1241,429 @@ test_prime_bits(void)
 		   count, (now_ms() - t0) / 1e3);
 }
 
+/*
+ * K. The chain's cheap lower bound (classic_ln with a finite stop, through
+ * rate_bound_ln; test/analysis_internal.c reaches these static functions):
+ * over a grid of classic (m, n, k), m = 64 .. 2^33, n = 1 .. 10^9,
+ * k = 1 .. 1000 (many of them with at least 32 expected hits, where the
+ * bound is computed), and thresholds below and above the exact rate, with
+ * the stop above_by_bound uses: a bound (partial) is at most the exact rate
+ * (less the 1e-10 relative allowance above_by_bound takes off), never
+ * certifies "above" a threshold at or over the exact rate, and, when it
+ * stops past a threshold below the exact rate, certifies "above" it; a
+ * threshold clearly below the rate is always passed.  A result that is not
+ * partial is the exact rate, bit for bit.
+ */
+static void
+test_lower_bound(void)
+{
+	static const int64_t ms[] = {64, 100, 1000, 5000, 65536, 1000003,
+	INT64_C(1) << 24, INT64_C(1) << 30, INT64_C(1) << 33};
+	static const int64_t ks[] = {1, 2, 3, 7, 16, 32, 64, 100, 250, 500, 1000};
+	static const double loads[] = {0.1, 0.5, 1, 2, 4, 10, 30};
+	static const int64_t fixed_ns[] = {1, 2, 3, 10};
+	/* thresholds: exact + d (1 + |exact|) */
+	static const double ds[] = {-50, -5, -0.5, -1e-3, -1e-6, 0, 1e-6, 1e-3, 0.5, 5};
+	long		cases = 0;
+	long		bounds = 0;
+	long		stopped = 0;
+	long		none = 0;
+	ld			worst_excess = -INFINITY;
+	double		t0 = now_ms();
+	size_t		a;
+	size_t		b;
+	size_t		d;
+	size_t		e;
+
+	for (a = 0; a < sizeof(ms) / sizeof(ms[0]); a++)
+		for (b = 0; b < sizeof(ks) / sizeof(ks[0]); b++)
+			for (d = 0; d < sizeof(fixed_ns) / sizeof(fixed_ns[0]) +
+				 sizeof(loads) / sizeof(loads[0]); d++)
+			{
+				int64_t		m = ms[a];
+				int64_t		k = ks[b];
+				int64_t		n;
+				ld			exact;
+				int			partial;
+				bs_error	err;
+
+				if (k > m)
+					continue;
+				if (d < sizeof(fixed_ns) / sizeof(fixed_ns[0]))
+					n = fixed_ns[d];
+				else
+				{
+					double		nd = floor(loads[d - sizeof(fixed_ns) / sizeof(fixed_ns[0])] *
+										   (double) m / (double) k + 0.5);
+
+					n = nd < 1 ? 1 : nd > 1e9 ? 1000000000 : (int64_t) nd;
+				}
+				if (bs_test_classic_bound_ln(m, n, k, INFINITY, &exact, &partial, &err) != BS_OK)
+				{
+					check(0, "lower bound: exact rate m=%lld n=%lld k=%lld: %s",
+						  (long long) m, (long long) n, (long long) k, err.message);
+					continue;
+				}
+				/* -inf: below the long double range (1 item, k = 1000, m >= 2^30) */
+				check(!partial && exact <= 0 && (!isinf(exact) || n < 32),
+					  "lower bound: exact rate m=%lld n=%lld k=%lld (%Lg, partial %d)",
+					  (long long) m, (long long) n, (long long) k, exact, partial);
+				if (isinf(exact))
+					continue;
+				cases++;
+				for (e = 0; e < sizeof(ds) / sizeof(ds[0]); e++)
+				{
+					ld			threshold = exact + ds[e] * (1 + fabsl(exact));
+					ld			stop = bs_test_bound_stop(m, threshold);
+					ld			lb;
+					int			ok = bs_test_classic_bound_ln(m, n, k, stop, &lb, &partial, &err) == BS_OK;
+
+					check(ok, "lower bound m=%lld n=%lld k=%lld: %s", (long long) m,
+						  (long long) n, (long long) k, ok ? "" : err.message);
+					if (!ok)
+						continue;
+					if (!partial)
+					{
+						check(memcmp(&lb, &exact, 10) == 0,
+							  "lower bound m=%lld n=%lld k=%lld: not partial, %.20Lg for the rate %.20Lg",
+							  (long long) m, (long long) n, (long long) k, lb, exact);
+						continue;
+					}
+					bounds++;
+					if (isinf(lb))
+					{
+						none++;
+						check(lb < 0, "lower bound m=%lld n=%lld k=%lld: +inf", (long long) m,
+							  (long long) n, (long long) k);
+						continue;
+					}
+					if ((lb - exact) / (1 + fabsl(exact)) > worst_excess)
+						worst_excess = (lb - exact) / (1 + fabsl(exact));
+					check(lb - bs_test_bound_allowance(lb) <= exact,
+						  "lower bound m=%lld n=%lld k=%lld threshold %+g: bound %.20Lg above the rate %.20Lg",
+						  (long long) m, (long long) n, (long long) k, ds[e], lb, exact);
+					if (threshold >= exact)
+						check(!bs_test_bound_certifies(m, lb, threshold),
+							  "lower bound m=%lld n=%lld k=%lld: certifies above a threshold %+g over the rate",
+							  (long long) m, (long long) n, (long long) k, ds[e]);
+					else
+					{
+						if (lb > stop)
+						{
+							stopped++;
+							check(bs_test_bound_certifies(m, lb, threshold),
+								  "lower bound m=%lld n=%lld k=%lld: stopped at %.20Lg past the stop %.20Lg, does not certify threshold %+g",
+								  (long long) m, (long long) n, (long long) k, lb, stop, ds[e]);
+						}
+						if (ds[e] <= -1e-3)
+							check(lb > stop,
+								  "lower bound m=%lld n=%lld k=%lld: %.20Lg does not pass threshold %+g (stop %.20Lg, rate %.20Lg)",
+								  (long long) m, (long long) n, (long long) k, lb, ds[e], stop, exact);
+					}
+				}
+			}
+	/* the grid reaches the regime of the bounds, and they stop early */
+	check(bounds >= 500 && stopped >= 200, "lower bound: only %ld bounds, %ld stopped", bounds, stopped);
+	printf("K. lower bounds: %ld (m, n, k) x %zu thresholds, %ld bounds (%ld stopped past the threshold, %ld none), "
+		   "largest (bound - rate)/(1 + |rate|) %.3Lg (%.1f s)\n",
+		   cases, sizeof(ds) / sizeof(ds[0]), bounds, stopped, none, worst_excess,
+		   (now_ms() - t0) / 1e3);
+}
+
+/*
+ * L. The working block a sizing keeps from one rate to the next
+ * (bs_analysis_memo_begin .. end).  An allocator that tracks its live
+ * blocks stands for a memory context: rates computed inside a sizing,
+ * where table blocks of several MB are kept and reused, equal those
+ * computed outside, bit for bit; sizings in a row give the answers of
+ * fresh ones; nothing is left allocated after a sizing, also one that an
+ * allocation failure ends.  A sizing cut short by the interrupt hook
+ * (longjmp, as CHECK_FOR_INTERRUPTS does) leaves its blocks to the
+ * "context", which is then reset: its blocks are poisoned, not freed, so
+ * that any later write to them shows.  Computations after it, outside a
+ * sizing and in one, give the fresh answers, keep nothing outside a sizing
+ * and never touch the reset blocks.
+ */
+typedef struct live_block
+{
+	struct live_block *next;
+	struct live_block *prev;
+	size_t		size;
+	long		pad;			/* 32 bytes: the block stays 16-aligned */
+} live_block;
+
+static live_block live_head = {&live_head, &live_head, 0, 0};
+static long live_count;
+static long large_allocations;
+static long fail_at;			/* fail the allocation of this number; 0: none */
+static long interrupt_at;		/* longjmp from the poll of this number; 0: none */
+static jmp_buf interrupt_jump;
+static live_block *graveyard;	/* poisoned blocks of a reset "context" */
+
+#define POISON 0xA5
+
+static void *
+tracking_alloc(size_t size)
+{
+	live_block *b;
+
+	if (fail_at > 0 && --fail_at == 0)
+		return NULL;
+	b = malloc(sizeof(live_block) + size);
+	if (b == NULL)
+		return NULL;
+	b->size = size;
+	b->next = live_head.next;
+	b->prev = &live_head;
+	live_head.next->prev = b;
+	live_head.next = b;
+	live_count++;
+	if (size >= ((size_t) 1 << 20))
+		large_allocations++;
+	return b + 1;
+}
+
+static void
+tracking_free(void *p)
+{
+	live_block *b = (live_block *) p - 1;
+
+	b->prev->next = b->next;
+	b->next->prev = b->prev;
+	live_count--;
+	free(b);
+}
+
+static void
+jumping_interrupt(void)
+{
+	if (interrupt_at > 0 && --interrupt_at == 0)
+		longjmp(interrupt_jump, 1);
+}
+
+/* reset the "context": every live block poisoned and set aside */
+static void
+reset_context(void)
+{
+	while (live_head.next != &live_head)
+	{
+		live_block *b = live_head.next;
+
+		b->prev->next = b->next;
+		b->next->prev = b->prev;
+		live_count--;
+		memset(b + 1, POISON, b->size);
+		b->next = graveyard;
+		graveyard = b;
+	}
+}
+
+/* are the reset blocks untouched?  (and free them) */
+static int
+graveyard_intact(void)
+{
+	int			intact = 1;
+
+	while (graveyard != NULL)
+	{
+		live_block *b = graveyard;
+		const unsigned char *p = (const unsigned char *) (b + 1);
+		size_t		i;
+
+		for (i = 0; i < b->size; i++)
+			if (p[i] != POISON)
+			{
+				intact = 0;
+				break;
+			}
+		graveyard = b->next;
+		free(b);
+	}
+	return intact;
+}
+
+static bs_status
+sizing(int64_t n, double fpr, uint64_t *bits, uint32_t *hashes)
+{
+	return bs_bloom_size_exact(n, fpr, bits, hashes, NULL);
+}
+
+/* a sizing that the interrupt hook cuts short at its poll number at? */
+static int
+cut_sizing(int64_t n, double fpr, long at)
+{
+	uint64_t	bits;
+	uint32_t	hashes;
+
+	interrupt_at = at;
+	if (setjmp(interrupt_jump) != 0)
+	{
+		interrupt_at = 0;
+		return 1;
+	}
+	(void) sizing(n, fpr, &bits, &hashes);
+	interrupt_at = 0;
+	return 0;
+}
+
+static void
+test_kept_block(void)
+{
+	static const struct
+	{
+		int64_t		n;
+		double		fpr;
+	}			cases[] = {
+		{3, 1e-300}, {6, 1e-300}, {2, 1e-300}, {12, 1e-250}, {10000, 1e-300}, {1000000, 1e-6}
+	};
+#define L_CASES (sizeof(cases) / sizeof(cases[0]))
+#define L_RATES 6
+	uint64_t	fresh_bits[L_CASES];
+	uint32_t	fresh_hashes[L_CASES];
+	int64_t		rm[L_RATES];
+	int64_t		rn[L_RATES];
+	int64_t		rk[L_RATES];
+	double		fresh_rate[L_RATES];
+	long		before = checks;
+	long		cut = 0;
+	double		t0 = now_ms();
+	size_t		c;
+	int			r;
+	long		large;
+
+	bs_analysis_alloc = tracking_alloc;
+	bs_analysis_free = tracking_free;
+
+	/* fresh answers: each sizing alone */
+	for (c = 0; c < L_CASES; c++)
+	{
+		check(sizing(cases[c].n, cases[c].fpr, &fresh_bits[c], &fresh_hashes[c]) == BS_OK,
+			  "kept block: sizing n=%lld fpr=%g", (long long) cases[c].n, cases[c].fpr);
+		check(live_count == 0, "kept block: %ld blocks left by sizing n=%lld fpr=%g",
+			  live_count, (long long) cases[c].n, cases[c].fpr);
+	}
+
+	/*
+	 * rates with several-MB row tables (3 to 8 items near the optimum of 3
+	 * items at 1e-300), outside a sizing, then inside one
+	 */
+	for (r = 0; r < L_RATES; r++)
+	{
+		rm[r] = (int64_t) fresh_bits[0] + 977 * r;
+		rn[r] = 3 + r;
+		rk[r] = (int64_t) fresh_hashes[0] - 40 * r;
+		check(bs_fpr_exact_log(rm[r], rn[r], rk[r], BS_CONSTRUCTION_CLASSIC, &fresh_rate[r], NULL) == BS_OK,
+			  "kept block: rate %d", r);
+	}
+	check(live_count == 0, "kept block: %ld blocks left outside a sizing", live_count);
+	large = large_allocations;
+	bs_analysis_memo_begin();
+	for (r = 0; r < L_RATES; r++)
+	{
+		double		v = 0;
+
+		check(bs_fpr_exact_log(rm[r], rn[r], rk[r], BS_CONSTRUCTION_CLASSIC, &v, NULL) == BS_OK &&
+			  memcmp(&v, &fresh_rate[r], sizeof(v)) == 0,
+			  "kept block: rate m=%lld n=%lld k=%lld in a sizing %.17g, alone %.17g",
+			  (long long) rm[r], (long long) rn[r], (long long) rk[r], v, fresh_rate[r]);
+	}
+	bs_analysis_memo_end();
+	check(live_count == 0, "kept block: %ld blocks left after a sequence of rates", live_count);
+	check(large_allocations - large < L_RATES,
+		  "kept block: %ld large blocks for %d rates: none kept", large_allocations - large, L_RATES);
+
+	/* sizings in a row, each pair in both orders */
+	for (c = 0; c < L_CASES; c++)
+	{
+		size_t		c2 = (c + 1) % L_CASES;
+		uint64_t	bits;
+		uint32_t	hashes;
+		int			i;
+
+		for (i = 0; i < 2; i++)
+		{
+			size_t		e = i == 0 ? c : c2;
+
+			check(sizing(cases[e].n, cases[e].fpr, &bits, &hashes) == BS_OK &&
+				  bits == fresh_bits[e] && hashes == fresh_hashes[e],
+				  "kept block: sizing n=%lld fpr=%g in a row (%llu, %u), fresh (%llu, %u)",
+				  (long long) cases[e].n, cases[e].fpr, (unsigned long long) bits, hashes,
+				  (unsigned long long) fresh_bits[e], fresh_hashes[e]);
+		}
+		check(live_count == 0, "kept block: %ld blocks left by sizings in a row", live_count);
+	}
+
+	/* allocation failures: an error, nothing left, then the fresh answer */
+	for (r = 1; r <= 400; r += r < 40 ? 1 : 17)
+	{
+		uint64_t	bits;
+		uint32_t	hashes;
+		bs_status	s;
+
+		c = (size_t) r % 3;		/* few items at 1e-300 */
+		fail_at = r;
+		s = sizing(cases[c].n, cases[c].fpr, &bits, &hashes);
+		check(fail_at == 0 ? s == BS_ERR_TOO_LARGE :
+			  (s == BS_OK && bits == fresh_bits[c] && hashes == fresh_hashes[c]),
+			  "kept block: allocation %d failing in sizing n=%lld: status %d",
+			  r, (long long) cases[c].n, (int) s);
+		fail_at = 0;
+		check(live_count == 0, "kept block: %ld blocks left by a sizing ended by allocation %d",
+			  live_count, r);
+		check(sizing(cases[c].n, cases[c].fpr, &bits, &hashes) == BS_OK &&
+			  bits == fresh_bits[c] && hashes == fresh_hashes[c] && live_count == 0,
+			  "kept block: sizing n=%lld after a failed allocation %d", (long long) cases[c].n, r);
+	}
+
+	/*
+	 * interrupts: the hook longjmps out of a sizing at its r-th poll; the
+	 * "context" is reset; then a rate outside a sizing and a sizing
+	 */
+	bs_interrupt_check = jumping_interrupt;
+	for (r = 1; r <= 300; r += r < 20 ? 1 : 23)
+	{
+		uint64_t	bits = 0;
+		uint32_t	hashes = 0;
+		double		v = 0;
+		int			i;
+
+		c = (size_t) r % 3;
+		if (!cut_sizing(cases[c].n, cases[c].fpr, r))
+			continue;			/* fewer polls than r */
+		cut++;
+		reset_context();
+		for (i = 0; i < 2; i++)
+		{
+			int			e = (r + i) % L_RATES;
+
+			check(bs_fpr_exact_log(rm[e], rn[e], rk[e], BS_CONSTRUCTION_CLASSIC, &v, NULL) == BS_OK &&
+				  memcmp(&v, &fresh_rate[e], sizeof(v)) == 0,
+				  "kept block: rate m=%lld n=%lld k=%lld after a sizing cut at poll %d: %.17g, fresh %.17g",
+				  (long long) rm[e], (long long) rn[e], (long long) rk[e], r, v, fresh_rate[e]);
+			check(live_count == 0,
+				  "kept block: %ld blocks kept by a rate outside a sizing after one cut at poll %d",
+				  live_count, r);
+			reset_context();	/* what the caller's context would do */
+		}
+		check(sizing(cases[c].n, cases[c].fpr, &bits, &hashes) == BS_OK &&
+			  bits == fresh_bits[c] && hashes == fresh_hashes[c],
+			  "kept block: sizing n=%lld after one cut at poll %d (%llu, %u), fresh (%llu, %u)",
+			  (long long) cases[c].n, r, (unsigned long long) bits, hashes,
+			  (unsigned long long) fresh_bits[c], fresh_hashes[c]);
+		check(live_count == 0, "kept block: %ld blocks left by a sizing after one cut at poll %d",
+			  live_count, r);
+		check(graveyard_intact(), "kept block: blocks of the reset context written after a cut at poll %d", r);
+	}
+	check(cut >= 10, "kept block: only %ld sizings cut short", cut);
+	bs_interrupt_check = NULL;
+	bs_analysis_alloc = malloc;
+	bs_analysis_free = free;
+	printf("L. kept block: %ld checks (%ld sizings cut short by an interrupt) (%.1f s)\n",
+		   checks - before, cut, (now_ms() - t0) / 1e3);
+#undef L_CASES
+#undef L_RATES
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1259,6 +1688,8 @@ main(int argc, char **argv)
 	test_chain_step();
 	test_sizing_memo();
 	test_prime_bits();
+	test_lower_bound();
+	test_kept_block();
 	test_timings();
 	printf("(%.1f s)\n", (now_ms() - t0) / 1e3);
 	printf("analysis: %ld checks, %ld failed\n", checks, failures);

@@ -142,6 +142,28 @@ typedef struct work
 	unsigned long ops;
 } work;
 
+/*
+ * Set while a hook that may not return runs: bs_interrupt_check and
+ * bs_analysis_alloc may longjmp (CHECK_FOR_INTERRUPTS, palloc).  Found set
+ * at a later entry (forget_cut_short), it means a computation was cut
+ * short in a hook: what a sizing kept (its working block, its rates) is
+ * then forgotten, not freed, since its memory went with the caller's
+ * context; else a later call outside a sizing would go on keeping blocks,
+ * and reuse one of that freed memory.
+ */
+static _Thread_local int in_hook;
+
+static void forget_cut_short(void);
+
+/* bs_poll_interrupts, marked as a hook that may not return */
+static void
+poll_interrupts(void)
+{
+	in_hook = 1;
+	bs_poll_interrupts();
+	in_hook = 0;
+}
+
 static void
 tick(work *w, unsigned long steps)
 {
@@ -149,7 +171,7 @@ tick(work *w, unsigned long steps)
 	if (w->ops >= TICK_STEPS)
 	{
 		w->ops = 0;
-		bs_poll_interrupts();
+		poll_interrupts();
 	}
 }
 
@@ -204,9 +226,10 @@ work_alloc_bytes(size_t bytes, bs_error *err, bs_status *status)
 	size_t		size = bytes + WORK_ALIGN;
 	unsigned char *raw = NULL;
 	unsigned char *p;
-	int			large = work_keeping && bytes >= KEEP_MIN_BYTES &&
-		bytes <= SIZE_MAX - WORK_ALIGN;
+	int			large;
 
+	forget_cut_short();
+	large = work_keeping && bytes >= KEEP_MIN_BYTES && bytes <= SIZE_MAX - WORK_ALIGN;
 	if (large && kept_raw != NULL && kept_size >= size)
 	{
 		raw = kept_raw;
@@ -221,7 +244,9 @@ work_alloc_bytes(size_t bytes, bs_error *err, bs_status *status)
 		 */
 		if (large && size <= SIZE_MAX / 9 * 8)
 			size += size / 8;
+		in_hook = 1;
 		raw = bs_analysis_alloc(size);
+		in_hook = 0;
 	}
 	if (raw != NULL && large)
 	{
@@ -1835,9 +1860,22 @@ static _Thread_local int64_t memo_ref_n;
 static _Thread_local bs_construction memo_ref_c;
 static _Thread_local int memo_ref_k;
 
+/* see in_hook */
+static void
+forget_cut_short(void)
+{
+	if (!in_hook)
+		return;
+	in_hook = 0;
+	memo_used = -1;
+	kept_raw = NULL;			/* the caller's memory, freed by now */
+	work_keep(0);
+}
+
 void
 bs_analysis_memo_begin(void)
 {
+	in_hook = 0;
 	memo_used = 0;
 	memo_ref_m = 0;
 	work_keep(1);
@@ -2281,7 +2319,7 @@ record(k_search *ks, int k, ld ln)
 	ks->ln[k] = ln;
 	ks->known[k] = 1;
 	ks->evaluations++;
-	bs_poll_interrupts();
+	poll_interrupts();
 	if (ks->best == 0 || better(ks, k, ks->best))
 		ks->best = k;
 	if (ks->decide && ks->reached == 0 && reaches_target(ks->ln[k], ks->target))
@@ -2345,7 +2383,7 @@ above_by_bound(k_search *ks, int k, ld threshold, int *above, bs_error *err)
 	stop = threshold + chain_bound_margin(m, threshold);
 	if ((s = rate_bound_ln(ks->m, ks->n, k, ks->c, stop, &lb, &partial, err)) != BS_OK)
 		return s;
-	bs_poll_interrupts();
+	poll_interrupts();
 	if (!partial)
 	{
 		record(ks, k, lb);

@@ -196,7 +196,8 @@ bs_status	bs_space_lower_bound(int64_t n, double fpr, double *bits_out,
  * what an earlier sequence remembered (also one ended by an error).  Also
  * keeps the largest working block (1 MB or more) from one rate to the next,
  * allocated with bs_analysis_alloc and released by end (one cut short by an
- * error is left to its memory context: begin forgets it).
+ * error thrown from a hook is left to its memory context: the next begin,
+ * or the next computation outside a sizing, forgets it).
  */
 void		bs_analysis_memo_begin(void);
 void		bs_analysis_memo_end(void);
