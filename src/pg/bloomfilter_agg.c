@@ -463,10 +463,12 @@ fast_path_add(FunctionCallInfo fcinfo, AggCache *cache)
 	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 }
 
-PG_FUNCTION_INFO_V1(bloom_agg_trans);
-/* bloom_agg transition: add one value to the group's filter, in place. */
-Datum
-bloom_agg_trans(PG_FUNCTION_ARGS)
+/*
+ * Everything but the fast path, out of line so that the fast path's calls
+ * do not pay for this function's register saves.
+ */
+static pg_noinline Datum
+agg_trans_checked(FunctionCallInfo fcinfo)
 {
 	MemoryContext aggcontext;
 	AggCache   *cache;
@@ -480,12 +482,6 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	uint8		scheme = BS_SCHEME_DOUBLE;
 	uint64		first;
 	uint64		step;
-
-	cache = (AggCache *) fcinfo->flinfo->fn_extra;
-	if (likely(cache != NULL && cache->fast_datum != (Datum) 0 &&
-			   PG_GETARG_DATUM(0) == cache->fast_datum &&
-			   !PG_ARGISNULL(0) && !PG_ARGISNULL(1)))
-		return fast_path_add(fcinfo, cache);
 
 	/* AggCheckCallContext, inline for the common case of an Agg node */
 	if (likely(fcinfo->context != NULL && IsA(fcinfo->context, AggState)))
@@ -579,6 +575,20 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	else
 		bs_probe_set(state, probe, first, step);
 	PG_RETURN_DATUM(result);
+}
+
+PG_FUNCTION_INFO_V1(bloom_agg_trans);
+/* bloom_agg transition: add one value to the group's filter, in place. */
+Datum
+bloom_agg_trans(PG_FUNCTION_ARGS)
+{
+	AggCache   *cache = (AggCache *) fcinfo->flinfo->fn_extra;
+
+	if (likely(cache != NULL && cache->fast_datum != (Datum) 0 &&
+			   PG_GETARG_DATUM(0) == cache->fast_datum &&
+			   !PG_ARGISNULL(0) && !PG_ARGISNULL(1)))
+		return fast_path_add(fcinfo, cache);
+	return agg_trans_checked(fcinfo);
 }
 
 PG_FUNCTION_INFO_V1(bloom_agg_final);
