@@ -227,6 +227,7 @@ work_alloc_bytes(size_t bytes, bs_error *err, bs_status *status)
 	unsigned char *raw = NULL;
 	unsigned char *p;
 	int			large;
+	int			reused = 0;
 
 	forget_cut_short();
 	large = work_keeping && bytes >= KEEP_MIN_BYTES && bytes <= SIZE_MAX - WORK_ALIGN;
@@ -235,6 +236,7 @@ work_alloc_bytes(size_t bytes, bs_error *err, bs_status *status)
 		raw = kept_raw;
 		size = kept_size;
 		kept_raw = NULL;
+		reused = 1;
 	}
 	else if (bytes <= SIZE_MAX - WORK_ALIGN)
 	{
@@ -263,9 +265,11 @@ work_alloc_bytes(size_t bytes, bs_error *err, bs_status *status)
 				~(((uintptr_t) 1 << 21) - 1);
 			uintptr_t	to = ((uintptr_t) raw + size) & ~(((uintptr_t) 1 << 21) - 1);
 
-			if (size != kept_size && to > from)
+			if (!reused && to > from)
 				(void) madvise((void *) from, to - from, MADV_HUGEPAGE);
 		}
+#else
+		(void) reused;
 #endif
 
 		for (i = 0; i < KEEP_SLOTS && large_raw[i] != NULL; i++)

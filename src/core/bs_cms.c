@@ -148,17 +148,7 @@ void
 bs_cms_undo_add(bs_cms *cms, const bs_cms_probe *probe, const void *data,
 				size_t length, uint64_t n)
 {
-	uint64_t	copy_size = probe->width * probe->depth;
-
-	for (uint32_t c = 0; c < probe->copies; c++)
-	{
-		uint64_t	column;
-		uint64_t	step;
-
-		bs_cms_locate_inline(probe, c, data, length, &column, &step);
-		(void) bs_cms_add_rows(cms->counters + c * copy_size, probe->width,
-							   probe->depth, column, step, 0 - n);
-	}
+	(void) bs_cms_add_copies(cms, probe, data, length, 0 - n, false);
 }
 
 bs_status

@@ -52,45 +52,36 @@ bs_cms_locate_inline(const bs_cms_probe *probe, uint32_t copy, const void *data,
 /*
  * Add n, modulo 2^64, to the d counters of one copy's rows (counters points
  * at the copy's first row); column is the value's column in row 0 and step
- * its step.  Returns non-zero when a counter wrapped around.  Adding 2^64 - n
- * (the same call with -n) afterwards restores every counter exactly.  All
- * arithmetic on columns stays below 2w < 2^33.
+ * its step.  With check, returns non-zero when a counter wrapped around;
+ * without, each addition is a single add to memory and 0 is returned, for
+ * the sketches where no counter can wrap (bs_cms_add_additive_inline).
+ * Adding 2^64 - n (the same call with -n) afterwards restores every counter
+ * exactly.  All arithmetic on columns stays below 2w < 2^33.  check is a
+ * constant at every call and the function always inlined, so each use
+ * compiles to its own loop.
  */
-static inline uint64_t
+static BS_ALWAYS_INLINE uint64_t
 bs_cms_add_rows(uint64_t *restrict counters, uint64_t width, uint32_t depth,
-				uint64_t column, uint64_t step, uint64_t n)
+				uint64_t column, uint64_t step, uint64_t n, bool check)
 {
 	uint64_t	wrapped = 0;
 
 	for (uint32_t j = 0; j < depth; j++)
 	{
-		uint64_t	value = counters[column] + n;
+		if (check)
+		{
+			uint64_t	value = counters[column] + n;
 
-		wrapped |= value < n;
-		counters[column] = value;
+			wrapped |= value < n;
+			counters[column] = value;
+		}
+		else
+			counters[column] += n;
 		counters += width;
 		column += step;
 		column = column >= width ? column - width : column;
 	}
 	return wrapped;
-}
-
-/*
- * Add n to the d counters of one copy's rows with no overflow check: each
- * addition is a single add to memory, for the sketches where no counter can
- * wrap (bs_cms_add_additive_inline).
- */
-static inline void
-bs_cms_add_rows_unchecked(uint64_t *restrict counters, uint64_t width, uint32_t depth,
-						  uint64_t column, uint64_t step, uint64_t n)
-{
-	for (uint32_t j = 0; j < depth; j++)
-	{
-		counters[column] += n;
-		counters += width;
-		column += step;
-		column = column >= width ? column - width : column;
-	}
 }
 
 /*
@@ -102,6 +93,29 @@ void		bs_cms_undo_add(bs_cms *cms, const bs_cms_probe *probe,
 							const void *data, size_t length, uint64_t n);
 
 /*
+ * Add n to a value's counters in every copy, checking each counter for
+ * wrapping or not (bs_cms_add_rows); leaves the total alone.
+ */
+static BS_ALWAYS_INLINE uint64_t
+bs_cms_add_copies(bs_cms *cms, const bs_cms_probe *probe, const void *data,
+				  size_t length, uint64_t n, bool check)
+{
+	uint64_t	copy_size = (uint64_t) probe->width * probe->depth;
+	uint64_t	wrapped = 0;
+
+	for (uint32_t c = 0; c < probe->copies; c++)
+	{
+		uint64_t	column;
+		uint64_t	step;
+
+		bs_cms_locate_inline(probe, c, data, length, &column, &step);
+		wrapped |= bs_cms_add_rows(cms->counters + c * copy_size, probe->width,
+								   probe->depth, column, step, n, check);
+	}
+	return wrapped;
+}
+
+/*
  * Add n occurrences of one value's canonical bytes: the fast path of
  * bs_cms_add.  Returns false, with the sketch unchanged, when the total or
  * one of the value's counters would pass 2^64 - 1; the caller then calls
@@ -111,22 +125,9 @@ static inline bool
 bs_cms_add_inline(bs_cms *cms, const bs_cms_probe *probe, const void *data,
 				  size_t length, uint64_t n)
 {
-	uint64_t   *counters = cms->counters;
-	uint64_t	width = probe->width;
-	uint32_t	depth = probe->depth;
-	uint64_t	copy_size = width * depth;
-	uint64_t	wrapped = 0;
-	uint64_t	column;
-	uint64_t	step;
-
 	if (cms->total > UINT64_MAX - n)
 		return false;
-	for (uint32_t c = 0; c < probe->copies; c++)
-	{
-		bs_cms_locate_inline(probe, c, data, length, &column, &step);
-		wrapped |= bs_cms_add_rows(counters + c * copy_size, width, depth, column, step, n);
-	}
-	if (wrapped != 0)
+	if (bs_cms_add_copies(cms, probe, data, length, n, true) != 0)
 	{
 		/* rare: undo the whole addition, out of line */
 		bs_cms_undo_add(cms, probe, data, length, n);
@@ -151,19 +152,9 @@ static inline bool
 bs_cms_add_additive_inline(bs_cms *cms, const bs_cms_probe *probe, const void *data,
 						   size_t length, uint64_t n)
 {
-	uint64_t	copy_size = (uint64_t) probe->width * probe->depth;
-
 	if (cms->total > UINT64_MAX - n)
 		return false;
-	for (uint32_t c = 0; c < probe->copies; c++)
-	{
-		uint64_t	column;
-		uint64_t	step;
-
-		bs_cms_locate_inline(probe, c, data, length, &column, &step);
-		bs_cms_add_rows_unchecked(cms->counters + c * copy_size, probe->width,
-								  probe->depth, column, step, n);
-	}
+	(void) bs_cms_add_copies(cms, probe, data, length, n, false);
 	cms->total += n;
 	return true;
 }

@@ -17,8 +17,10 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define BS_FLATTEN __attribute__((flatten))
+#define BS_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define BS_FLATTEN
+#define BS_ALWAYS_INLINE inline
 #endif
 
 /*
@@ -206,12 +208,6 @@ bs_block_bit_word(uint64_t chunk)
 		case 2: STEP(9); /* FALLTHROUGH */ \
 		default: STEP(0); \
 	}
-
-#if defined(__GNUC__)
-#define BS_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define BS_ALWAYS_INLINE inline
-#endif
 
 /* Set the k <= 7 bits of a blocked value in its block. */
 static BS_ALWAYS_INLINE void

@@ -436,6 +436,23 @@ fast_path_arm(FunctionCallInfo fcinfo, AggCache *cache, PipelinedState *pipeline
 }
 
 /*
+ * Locate a value of the call site's type under probe (a locatable scheme)
+ * and count it in the filter; its bits are the caller's to set.
+ */
+static pg_attribute_always_inline void
+locate_and_count(const AggCache *cache, const bs_probe *probe, bs_bloom *state,
+				 Datum value, uint64 *first, uint64 *step)
+{
+	CanonicalBytes bytes;
+
+	canonical_bytes(&cache->kind, value, &bytes);
+	bs_probe_locate(probe, bytes.data, bytes.length, first, step);
+	canonical_release(&bytes);
+	if (state->items < PG_UINT64_MAX)
+		state->items++;
+}
+
+/*
  * The fast path: the value goes into the large state that the previous call
  * at this call site returned, under the same constant parameters.  Nothing
  * needs checking again: that state is ours (it was built by the slow path
@@ -449,17 +466,12 @@ static pg_attribute_always_inline Datum
 fast_path_add(FunctionCallInfo fcinfo, AggCache *cache)
 {
 	PipelinedState *pipelined = cache->fast_state;
-	bs_bloom   *state = pipelined->filter;
-	CanonicalBytes bytes;
 	uint64		first;
 	uint64		step;
 
-	canonical_bytes(&cache->kind, PG_GETARG_DATUM(1), &bytes);
-	bs_probe_locate(&pipelined->ring.probe, bytes.data, bytes.length, &first, &step);
-	canonical_release(&bytes);
-	if (state->items < PG_UINT64_MAX)
-		state->items++;
-	ring_push(&pipelined->ring, state, first, step);
+	locate_and_count(cache, &pipelined->ring.probe, pipelined->filter,
+					 PG_GETARG_DATUM(1), &first, &step);
+	ring_push(&pipelined->ring, pipelined->filter, first, step);
 	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 }
 
@@ -477,7 +489,6 @@ agg_trans_checked(FunctionCallInfo fcinfo)
 	bool		in_place = false;	/* a flat state that stays at its address */
 	bs_bloom   *state;
 	Datum		result;
-	CanonicalBytes bytes;
 	double		fpr = BLOOM_AGG_DEFAULT_FPR;
 	uint8		scheme = BS_SCHEME_DOUBLE;
 	uint64		first;
@@ -550,18 +561,17 @@ agg_trans_checked(FunctionCallInfo fcinfo)
 		shape_mismatch_error(state, cache, probe);
 
 	adopt_family(state, &cache->kind);
-	canonical_bytes(&cache->kind, PG_GETARG_DATUM(1), &bytes);
 	if (unlikely(!bs_probe_locatable(probe)))
 	{
 		/* the independent scheme hashes k times: nothing to pipeline */
+		CanonicalBytes bytes;
+
+		canonical_bytes(&cache->kind, PG_GETARG_DATUM(1), &bytes);
 		bs_bloom_add(state, probe, bytes.data, bytes.length);
 		canonical_release(&bytes);
 		PG_RETURN_DATUM(result);
 	}
-	bs_probe_locate(probe, bytes.data, bytes.length, &first, &step);
-	canonical_release(&bytes);
-	if (state->items < PG_UINT64_MAX)
-		state->items++;
+	locate_and_count(cache, probe, state, PG_GETARG_DATUM(1), &first, &step);
 	if (pipelined != NULL)
 	{
 		ring_push(&pipelined->ring, state, first, step);
