@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bs_base64.h"
+#include "bs_block_simd.h"
 #include "bs_bloom.h"
 #include "bs_bloom_codec.h"
 #include "bs_error.h"
@@ -2117,6 +2118,54 @@ shape_near(uint8_t scheme, uint64_t m, uint32_t k)
 	}
 }
 
+/*
+ * The 512-bit path of a blocked value (bs_block_simd.c) against the scalar
+ * one: the same bits set and the same answers, for k = 1..7, on blocks empty,
+ * sparse and dense, at a line boundary and 8 bytes past one.  Says so and
+ * checks nothing more where the processor lacks AVX-512F.
+ */
+static void
+test_block_simd(void)
+{
+	uint64_t	storage[3 * BS_BLOCK_WORDS];
+	uint64_t	state = 2024;
+	uint64_t	*lines = (uint64_t *) (((uintptr_t) storage + 63) & ~(uintptr_t) 63);
+	long		compared = 0;
+
+	if (!bs_block_simd_usable())
+	{
+		printf("  (no AVX-512F here: the scalar path alone is in use and tested)\n");
+		return;
+	}
+	for (int offset = 0; offset <= 1; offset++)
+		for (uint32_t k = 1; k <= BS_BLOCK_CHUNKS; k++)
+			for (int round = 0; round < 3000; round++)
+			{
+				uint64_t   *block = lines + offset;
+				uint64_t	scalar[BS_BLOCK_WORDS];
+				uint64_t	b = splitmix64(&state);
+				int			density = round % 3;	/* empty, sparse, dense */
+
+				for (int w = 0; w < BS_BLOCK_WORDS; w++)
+				{
+					uint64_t	x = splitmix64(&state);
+
+					block[w] = density == 0 ? 0 : density == 1 ? x & splitmix64(&state) &
+						splitmix64(&state) : x | splitmix64(&state);
+				}
+				memcpy(scalar, block, sizeof(scalar));
+				CHECKF(bs_block_test_simd(block, b, k) == bs_block_test_short(scalar, b, k),
+					   "test of k %u differs at round %d", k, round);
+				bs_block_set_simd(block, b, k);
+				bs_block_set_short(scalar, b, k);
+				CHECKF(memcmp(block, scalar, sizeof(scalar)) == 0,
+					   "set of k %u differs at round %d", k, round);
+				CHECKF(bs_block_test_simd(block, b, k), "k %u not found after set", k);
+				compared++;
+			}
+	CHECK(compared == 2 * BS_BLOCK_CHUNKS * 3000);
+}
+
 static void
 test_schemes(void)
 {
@@ -2167,10 +2216,13 @@ test_schemes(void)
 			f = xcalloc((size_t) bs_bloom_total_bytes(m));
 			bs_bloom_init_scheme(f, scheme, m, k, 99);
 			bs_probe_init_scheme(&probe, scheme, m, k, 99);
-			for (uint64_t v = 0; v < 50; v++)
+			for (uint64_t v = 0; v < 100; v++)
 			{
 				uint64_t	set = 0;
 
+				/* the second half of the values: the scalar path for all k */
+				if (v == 50)
+					probe.block_simd = false;
 				memset(f->words, 0, (size_t) ((m + 63) / 64) * 8);
 				bs_bloom_add(f, &probe, &v, sizeof(v));
 				bs_bloom_positions(&probe, &v, sizeof(v), expect);
@@ -2319,6 +2371,7 @@ main(void)
 	test_merge();
 	test_shape();
 	test_schemes();
+	test_block_simd();
 
 	printf("core: %lu checks, %lu failed\n", checks_run, checks_failed);
 	return checks_failed > 0 ? 1 : 0;

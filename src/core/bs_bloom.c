@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bs_block_simd.h"
 #include "bs_primes.h"
 
 #include "bs_probe.h"
@@ -94,6 +95,8 @@ bs_probe_init_scheme(bs_probe *probe, bs_scheme scheme, uint64_t bits,
 	probe->hashes = hashes;
 	probe->seed = seed;
 	probe->scheme = (uint8_t) scheme;
+	probe->block_simd = scheme == BS_SCHEME_BLOCKED && hashes <= BS_BLOCK_CHUNKS &&
+		bs_block_simd_usable();
 	switch (scheme)
 	{
 		case BS_SCHEME_DOUBLE:

@@ -117,6 +117,7 @@ typedef struct bs_probe
 	uint64_t	reject_below_step;	/* 2^64 mod step_range */
 	uint32_t	hashes;			/* k */
 	uint8_t		scheme;			/* bs_scheme */
+	bool		block_simd;		/* blocked, k <= 7, AVX-512F: bs_block_simd.c */
 	uint64_t	seed;
 } bs_probe;
 

@@ -7,6 +7,7 @@
 #ifndef BS_PROBE_H
 #define BS_PROBE_H
 
+#include "bs_block_simd.h"
 #include "bs_bloom.h"
 
 #define XXH_INLINE_ALL
@@ -296,6 +297,11 @@ bs_probe_set(bs_bloom *filter, const bs_probe *probe, uint64_t first, uint64_t s
 		uint64_t   *block = words + first * BS_BLOCK_WORDS;
 		bs_block_bits source;
 
+		if (probe->block_simd)
+		{
+			bs_block_set_simd(block, step, probe->hashes);
+			return;
+		}
 		if (probe->hashes <= BS_BLOCK_CHUNKS)
 		{
 			bs_block_set_short(block, step, probe->hashes);
@@ -338,6 +344,8 @@ bs_probe_test(const bs_bloom *filter, const bs_probe *probe, uint64_t first,
 		const uint64_t *block = words + first * BS_BLOCK_WORDS;
 		bs_block_bits source;
 
+		if (probe->block_simd)
+			return bs_block_test_simd(block, step, probe->hashes);
 		if (probe->hashes <= BS_BLOCK_CHUNKS)
 			return bs_block_test_short(block, step, probe->hashes);
 		bs_block_bits_init(&source, step);
