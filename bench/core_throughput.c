@@ -19,7 +19,7 @@
  *                     (never inserted) in random order, half and half.
  *
  * The floor, next to each in the same binary: a bare loop over keys of the
- * same kind that calls the same XXH3_128bits_withSeed with the same seed,
+ * same kind that calls the same XXH3_128bits_withSeed (bs_hash128) with the same seed,
  * maps h1 and h2 with the same multiply-shift (without the rejection test,
  * which in practice never fires), walks the same k positions with the same
  * arithmetic and ORs (insert) or tests (query) the same words.  The shape
@@ -37,7 +37,7 @@
  * pipelined floor has the same ring of 8 and prefetches the lines of all k
  * positions of every scheme (blocked: the block's first and last word, i.e.
  * every line it spans); the library prefetches for double and blocked only.
- * "Hash alone" is the XXH3_128bits_withSeed call by itself.
+ * "Hash alone" is that call (bs_hash128) by itself.
  *
  * Timing.  The machine may be shared, so the library and its floor run
  * paired: a run is CHUNKS chunks of CHUNK keys for each, interleaved chunk by
@@ -371,7 +371,7 @@ hash_alone(Run *run, const uint8_t *keys, uint32_t count)
 
 	for (uint32_t j = 0; j < count; j++)
 	{
-		XXH128_hash_t h = XXH3_128bits_withSeed(keys + (size_t) j * width, width, SEED);
+		XXH128_hash_t h = bs_hash128(keys + (size_t) j * width, width, SEED);
 
 		sink ^= h.low64 ^ h.high64;
 	}
@@ -633,7 +633,7 @@ floor_insert_loop(int scheme, Run *run, const uint8_t *keys, uint32_t count)
 			uint64_t	first;
 			uint64_t	step;
 
-			floor_locate(scheme, &s, XXH3_128bits_withSeed(key, width, s.seed),
+			floor_locate(scheme, &s, bs_hash128(key, width, s.seed),
 						 &first, &step);
 			floor_set(scheme, &s, words, first, step);
 		}
@@ -656,7 +656,7 @@ floor_pipelined_loop(int scheme, Run *run, const uint8_t *keys, uint32_t count)
 		uint32_t	slot = pushed & (depth - 1);
 
 		floor_locate(scheme, &s,
-					 XXH3_128bits_withSeed(keys + (size_t) j * width, width, s.seed),
+					 bs_hash128(keys + (size_t) j * width, width, s.seed),
 					 &first, &step);
 		floor_prefetch(scheme, &s, words, first, step);
 		if (pushed >= depth)
@@ -709,7 +709,7 @@ floor_query_loop(int scheme, Run *run, const uint8_t *keys, uint32_t count)
 			uint64_t	first;
 			uint64_t	step;
 
-			floor_locate(scheme, &s, XXH3_128bits_withSeed(key, width, s.seed),
+			floor_locate(scheme, &s, bs_hash128(key, width, s.seed),
 						 &first, &step);
 			hits += floor_test(scheme, &s, words, first, step);
 		}
@@ -761,7 +761,7 @@ floor_positions(int scheme, const Shape *s, const uint8_t *key, int width,
 			positions[i] = independent_hash(s, key, width, i);
 		return;
 	}
-	floor_locate(scheme, s, XXH3_128bits_withSeed(key, width, s->seed), &first, &step);
+	floor_locate(scheme, s, bs_hash128(key, width, s->seed), &first, &step);
 	walk_start(scheme, &w, first, step);
 	for (uint32_t i = 0; i < s->hashes; i++)
 	{
