@@ -1683,7 +1683,7 @@ main(int argc, char **argv)
 			continue;
 		h = stat_of(hash_runs[w]);
 		printf("### %s\n\n", widths[w] == 8 ? "8-byte keys (bigint)" : "32-byte strings (md5 hex)");
-		printf("Hash alone (XXH3_128bits_withSeed): %.1f ns (runs %.1f–%.1f).\n\n",
+		printf("Hash alone (XXH3_128bits_withSeed as bs_hash128 calls it): %.1f ns (runs %.1f–%.1f).\n\n",
 			   h.median, h.min, h.max);
 		printf("| scheme | n | MB | k | insert | floor | × | pipelined insert | floor | × | query | floor | × | FP rate | noise |\n");
 		printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
