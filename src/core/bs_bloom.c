@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bs_block_simd.h"
 #include "bs_primes.h"
 
 #include "bs_probe.h"

@@ -189,7 +189,11 @@ bs_block_next_bit(bs_block_bits *source)
  * a shift, a mask and one OR (or AND): about half the instructions of the
  * loop over the chunk source, which matters because a one-at-a-time insert
  * or query overlaps its cache miss with those of the next few values only
- * as far as their instructions fit in the processor's window.
+ * as far as their instructions fit in the processor's window.  Where the
+ * processor has AVX-512F, probe->block_simd sends these values to
+ * bs_block_simd.c instead, which sets the same bits with one read and write
+ * of the block; these scalar steps remain the fallback and the reference its
+ * test compares against.
  */
 static inline uint64_t
 bs_block_bit_word(uint64_t chunk)
