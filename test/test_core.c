@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bs_base64.h"
+#include "bs_batch.h"
 #include "bs_block_simd.h"
 #include "bs_bloom.h"
 #include "bs_bloom_codec.h"
@@ -2166,6 +2167,87 @@ test_block_simd(void)
 	CHECK(compared == 2 * BS_BLOCK_CHUNKS * 3000);
 }
 
+/*
+ * bs_bloom_add_batch and bs_bloom_test_batch against bs_bloom_add and
+ * bs_bloom_test value by value on the scalar path: the same bytes and the
+ * same answers, for every scheme, keys of 8, 32 and 5 bytes, batches shorter
+ * than, equal to and longer than the rings (16 and 64 values), and blocked
+ * values both on the 512-bit path (k = 6, where the processor has AVX-512F)
+ * and off it (k = 6 forced scalar, k = 11).
+ */
+static void
+test_batch(void)
+{
+	static const size_t widths[] = {8, 32, 5};
+	static const size_t counts[] = {0, 1, 15, 16, 17, 63, 64, 65, 3000};
+	static const uint32_t ks[] = {6, 11};
+	enum {MAX_COUNT = 3000};
+	uint8_t    *keys = malloc(2 * MAX_COUNT * 32);
+	bool	   *maybe = malloc(2 * MAX_COUNT);
+	uint64_t	state = 4242;
+	long		compared = 0;
+
+	for (uint8_t scheme = 1; scheme <= BS_SCHEME_LAST; scheme++)
+		for (size_t ki = 0; ki < sizeof(ks) / sizeof(ks[0]); ki++)
+			for (int simd = 0; simd <= 1; simd++)
+			{
+				uint32_t	k = ks[ki];
+				uint64_t	m = shape_near(scheme, 40000, k);
+				bs_probe	probe;
+				bs_probe	scalar;
+
+				bs_probe_init_scheme(&probe, scheme, m, k, 31 + scheme);
+				if (simd && !probe.block_simd)
+					continue;	/* that path is not this processor's, or not this k's */
+				probe.block_simd = simd;
+				scalar = probe;
+				scalar.block_simd = false;
+				for (size_t wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++)
+					for (size_t ci = 0; ci < sizeof(counts) / sizeof(counts[0]); ci++)
+					{
+						size_t		width = widths[wi];
+						size_t		count = counts[ci];
+						size_t		size = bs_bloom_total_bytes(m);
+						bs_bloom   *one = calloc(1, size);
+						bs_bloom   *batch = calloc(1, size);
+						size_t		hits = 0;
+						size_t		batch_hits;
+
+						for (size_t j = 0; j < 2 * count * width; j++)
+							keys[j] = (uint8_t) splitmix64(&state);
+						bs_bloom_init_scheme(one, scheme, m, k, 31 + scheme);
+						bs_bloom_init_scheme(batch, scheme, m, k, 31 + scheme);
+						/* add the first count keys; query them and count more */
+						for (size_t j = 0; j < count; j++)
+							bs_bloom_add(one, &scalar, keys + j * width, width);
+						bs_bloom_add_batch(batch, &probe, keys, width, count);
+						CHECKF(memcmp(one, batch, size) == 0,
+							   "%s k %u simd %d width %zu count %zu: bits differ",
+							   bs_scheme_name(scheme), k, simd, width, count);
+						batch_hits = bs_bloom_test_batch(batch, &probe, keys, width, 2 * count, maybe);
+						for (size_t j = 0; j < 2 * count; j++)
+						{
+							bool		answer = bs_bloom_test(one, &scalar, keys + j * width, width);
+
+							hits += answer;
+							CHECKF(maybe[j] == answer, "%s k %u simd %d width %zu: answer %zu of %zu differs",
+								   bs_scheme_name(scheme), k, simd, width, j, 2 * count);
+							CHECK(j >= count || answer);	/* no false negatives */
+						}
+						CHECK(batch_hits == hits);
+						CHECK(bs_bloom_test_batch(batch, &probe, keys, width, 2 * count, NULL) == hits);
+						compared++;
+						free(one);
+						free(batch);
+					}
+			}
+	/* every scheme at k = 6 and 11, one path each, plus blocked k = 6 on AVX-512F */
+	CHECK(compared == (long) (sizeof(widths) / sizeof(widths[0]) * sizeof(counts) / sizeof(counts[0])) *
+		  (2 * BS_SCHEME_LAST + (bs_block_simd_usable() ? 1 : 0)));
+	free(keys);
+	free(maybe);
+}
+
 static void
 test_schemes(void)
 {
@@ -2372,6 +2454,7 @@ main(void)
 	test_shape();
 	test_schemes();
 	test_block_simd();
+	test_batch();
 
 	printf("core: %lu checks, %lu failed\n", checks_run, checks_failed);
 	return checks_failed > 0 ? 1 : 0;

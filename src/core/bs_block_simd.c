@@ -5,11 +5,8 @@
  * chunks, bs_probe.h) in one 512-bit block.  The scalar path spends a shift,
  * a mask, a load and an OR or AND per bit, each on its own word; here the k
  * bits become a mask of the whole block in registers (lane j of the mask
- * holds the bits that fall in word j) and the block is read, or read and
- * written, once.  The bits are the same: chunk c lands in word c / 64 at bit
- * c % 64, which is lane c >> 6 shifted by c - 64 (c >> 6); a lane whose
- * offset c - 64 j is outside 0..63 (as unsigned: at least 64) shifts its 1
- * out, and VPSLLVQ gives 0 for such counts.
+ * holds the bits that fall in word j; bs_block_mask512 in the header) and the
+ * block is read, or read and written, once.  The bits are the same.
  *
  * About 25 instructions fewer per value, which matters because a stream of
  * probes overlaps its cache misses only as far as their instructions fit in
@@ -21,44 +18,18 @@
 
 #if BS_BLOCK_SIMD_BUILT
 
-#include <immintrin.h>
-
-/* The block mask of chunks 0..hashes-1 of b (hashes <= 7). */
-__attribute__((target("avx512f")))
-static inline __m512i
-block_mask(uint64_t b, uint32_t hashes)
-{
-	const __m512i lane_offsets = _mm512_set_epi64(448, 384, 320, 256, 192, 128, 64, 0);
-	const __m512i one = _mm512_set1_epi64(1);
-	__m512i		mask = _mm512_setzero_si512();
-
-	for (uint32_t i = 0; i < hashes; i++)
-	{
-		__m512i		chunk = _mm512_set1_epi64((long long) ((b >> (9 * i)) & 511));
-
-		mask = _mm512_or_si512(mask, _mm512_sllv_epi64(one, _mm512_sub_epi64(chunk, lane_offsets)));
-	}
-	return mask;
-}
-
 __attribute__((target("avx512f")))
 void
 bs_block_set_simd(uint64_t *block, uint64_t b, uint32_t hashes)
 {
-	__m512i		words = _mm512_loadu_si512(block);
-
-	_mm512_storeu_si512(block, _mm512_or_si512(words, block_mask(b, hashes)));
+	bs_block_set512(block, b, hashes);
 }
 
 __attribute__((target("avx512f")))
 bool
 bs_block_test_simd(const uint64_t *block, uint64_t b, uint32_t hashes)
 {
-	__m512i		mask = block_mask(b, hashes);
-	__m512i		words = _mm512_loadu_si512(block);
-
-	/* every lane holds all of its mask bits */
-	return _mm512_cmpneq_epi64_mask(_mm512_and_si512(words, mask), mask) == 0;
+	return bs_block_test512(block, b, hashes);
 }
 
 bool

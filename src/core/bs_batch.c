@@ -1,0 +1,261 @@
+/*
+ * bs_batch.c — many values of one width against one filter, with their
+ * cache misses overlapped.
+ *
+ * One value at a time, a value's k cache misses overlap those of the next
+ * values only as far as the processor's instruction window reaches, a few
+ * values.  A caller that holds many values can do better: locate value j,
+ * prefetch its lines, and only then set (or test) the bits of value
+ * j - depth, whose lines have arrived meanwhile.  That is bloom_agg's ring
+ * (bloomfilter_agg.c), here with the depth each scheme needs beyond the
+ * caches (measured by bench/core_throughput.c's ring sweep on a filter of
+ * 10^8 items): double hashing touches k lines a value and saturates the
+ * memory system at 16 values in flight; a blocked value is one line and
+ * keeps gaining up to 64.  Where the processor has AVX-512F, blocked values
+ * with k <= 7 set and test their block with the vector mask of
+ * bs_block_simd.h inlined into the loop: a loop compiled for AVX-512F,
+ * chosen at run time by probe->block_simd.
+ *
+ * The bits and answers are those of bs_bloom_add and bs_bloom_test, value by
+ * value (test_core checks it for every scheme); only the order in which the
+ * bits are set differs, and OR does not care.
+ */
+#include "bs_batch.h"
+
+#include "bs_block_simd.h"
+#include "bs_probe.h"
+
+#define RING_MAX 64				/* the deepest ring; a power of two */
+#define RING_DOUBLE 16			/* double hashing's ring (and the others') */
+
+/* Values in flight: located, their lines prefetched, their bits not yet used. */
+typedef struct ring
+{
+	uint64_t	first[RING_MAX];
+	uint64_t	step[RING_MAX];
+} ring;
+
+static uint32_t
+ring_depth(const bs_probe *probe)
+{
+	return probe->scheme == BS_SCHEME_BLOCKED ? RING_MAX : RING_DOUBLE;
+}
+
+/* items += n, saturating as bs_bloom_add does. */
+static void
+count_items(bs_bloom *filter, size_t n)
+{
+	filter->items = (uint64_t) n > UINT64_MAX - filter->items ? UINT64_MAX : filter->items + n;
+}
+
+/*
+ * The loop of both calls, expanded into each variant below with its own
+ * SET_OR_TEST(index, first, step), which sets or tests value `index`.  In
+ * the variants `width` is either a variable or the constant 8, which folds
+ * the hash's length dispatch away.
+ */
+#define BATCH_LOOP(SET_OR_TEST) \
+	do { \
+		const uint8_t *bytes = (const uint8_t *) keys; \
+		ring		pending; \
+		size_t		j; \
+		for (j = 0; j < n; j++) \
+		{ \
+			uint32_t	slot = (uint32_t) j & (depth - 1); \
+			uint64_t	first; \
+			uint64_t	step; \
+			bs_probe_locate(probe, bytes + j * width, width, &first, &step); \
+			bs_probe_prefetch(filter, probe, first, step); \
+			if (j >= depth) \
+				SET_OR_TEST(j - depth, pending.first[slot], pending.step[slot]); \
+			pending.first[slot] = first; \
+			pending.step[slot] = step; \
+		} \
+		for (j = n > depth ? n - depth : 0; j < n; j++) \
+			SET_OR_TEST(j, pending.first[j & (depth - 1)], pending.step[j & (depth - 1)]); \
+	} while (0)
+
+static BS_ALWAYS_INLINE void
+add_loop(bs_bloom *filter, const bs_probe *probe, const void *keys, size_t width,
+		 size_t n, uint32_t depth)
+{
+#define ADD_ONE(index, first, step) bs_probe_set(filter, probe, first, step)
+	BATCH_LOOP(ADD_ONE);
+#undef ADD_ONE
+}
+
+static BS_ALWAYS_INLINE size_t
+test_loop(const bs_bloom *filter, const bs_probe *probe, const void *keys, size_t width,
+		  size_t n, uint32_t depth, bool *maybe)
+{
+	size_t		hits = 0;
+
+#define TEST_ONE(index, first, step) \
+	do { \
+		bool		answer = bs_probe_test(filter, probe, first, step); \
+		hits += answer; \
+		if (maybe != NULL) \
+			maybe[index] = answer; \
+	} while (0)
+	BATCH_LOOP(TEST_ONE);
+#undef TEST_ONE
+	return hits;
+}
+
+static void
+add_any(bs_bloom *filter, const bs_probe *probe, const void *keys, size_t width, size_t n)
+{
+	add_loop(filter, probe, keys, width, n, ring_depth(probe));
+}
+
+static void
+add_8(bs_bloom *filter, const bs_probe *probe, const void *keys, size_t n)
+{
+	add_loop(filter, probe, keys, 8, n, ring_depth(probe));
+}
+
+static size_t
+test_any(const bs_bloom *filter, const bs_probe *probe, const void *keys, size_t width,
+		 size_t n, bool *maybe)
+{
+	return test_loop(filter, probe, keys, width, n, ring_depth(probe), maybe);
+}
+
+static size_t
+test_8(const bs_bloom *filter, const bs_probe *probe, const void *keys, size_t n,
+	   bool *maybe)
+{
+	return test_loop(filter, probe, keys, 8, n, ring_depth(probe), maybe);
+}
+
+#if BS_BLOCK_SIMD_BUILT
+
+/*
+ * Blocked values with k <= 7 on AVX-512F: the same loop with the block's
+ * vector mask inlined (bs_probe_set would call out to bs_block_simd.c).
+ */
+__attribute__((target("avx512f")))
+static BS_ALWAYS_INLINE void
+add_blocked_loop(bs_bloom *filter, const bs_probe *probe, const void *keys,
+				 size_t width, size_t n)
+{
+	const uint32_t depth = RING_MAX;
+	uint64_t   *words = filter->words;
+	uint32_t	hashes = probe->hashes;
+
+#define ADD_BLOCK(index, first, step) \
+	bs_block_set512(words + (first) * BS_BLOCK_WORDS, step, hashes)
+	BATCH_LOOP(ADD_BLOCK);
+#undef ADD_BLOCK
+}
+
+__attribute__((target("avx512f")))
+static BS_ALWAYS_INLINE size_t
+test_blocked_loop(const bs_bloom *filter, const bs_probe *probe, const void *keys,
+				  size_t width, size_t n, bool *maybe)
+{
+	const uint32_t depth = RING_MAX;
+	const uint64_t *words = filter->words;
+	uint32_t	hashes = probe->hashes;
+	size_t		hits = 0;
+
+#define TEST_BLOCK(index, first, step) \
+	do { \
+		bool		answer = bs_block_test512(words + (first) * BS_BLOCK_WORDS, step, hashes); \
+		hits += answer; \
+		if (maybe != NULL) \
+			maybe[index] = answer; \
+	} while (0)
+	BATCH_LOOP(TEST_BLOCK);
+#undef TEST_BLOCK
+	return hits;
+}
+
+__attribute__((target("avx512f")))
+static void
+add_blocked_any(bs_bloom *filter, const bs_probe *probe, const void *keys, size_t width,
+				size_t n)
+{
+	add_blocked_loop(filter, probe, keys, width, n);
+}
+
+__attribute__((target("avx512f")))
+static void
+add_blocked_8(bs_bloom *filter, const bs_probe *probe, const void *keys, size_t n)
+{
+	add_blocked_loop(filter, probe, keys, 8, n);
+}
+
+__attribute__((target("avx512f")))
+static size_t
+test_blocked_any(const bs_bloom *filter, const bs_probe *probe, const void *keys,
+				 size_t width, size_t n, bool *maybe)
+{
+	return test_blocked_loop(filter, probe, keys, width, n, maybe);
+}
+
+__attribute__((target("avx512f")))
+static size_t
+test_blocked_8(const bs_bloom *filter, const bs_probe *probe, const void *keys, size_t n,
+			   bool *maybe)
+{
+	return test_blocked_loop(filter, probe, keys, 8, n, maybe);
+}
+#endif
+
+void
+bs_bloom_add_batch(bs_bloom *filter, const bs_probe *probe, const void *keys,
+				   size_t width, size_t n)
+{
+	if (!bs_probe_locatable(probe))
+	{
+		/* the independent scheme hashes k times: nothing to locate ahead */
+		for (size_t j = 0; j < n; j++)
+			bs_bloom_add(filter, probe, (const uint8_t *) keys + j * width, width);
+		return;
+	}
+#if BS_BLOCK_SIMD_BUILT
+	if (probe->block_simd)
+	{
+		if (width == 8)
+			add_blocked_8(filter, probe, keys, n);
+		else
+			add_blocked_any(filter, probe, keys, width, n);
+		count_items(filter, n);
+		return;
+	}
+#endif
+	if (width == 8)
+		add_8(filter, probe, keys, n);
+	else
+		add_any(filter, probe, keys, width, n);
+	count_items(filter, n);
+}
+
+size_t
+bs_bloom_test_batch(const bs_bloom *filter, const bs_probe *probe, const void *keys,
+					size_t width, size_t n, bool *maybe)
+{
+	size_t		hits = 0;
+
+	if (!bs_probe_locatable(probe))
+	{
+		for (size_t j = 0; j < n; j++)
+		{
+			bool		answer = bs_bloom_test(filter, probe,
+											   (const uint8_t *) keys + j * width, width);
+
+			hits += answer;
+			if (maybe != NULL)
+				maybe[j] = answer;
+		}
+		return hits;
+	}
+#if BS_BLOCK_SIMD_BUILT
+	if (probe->block_simd)
+		return width == 8 ? test_blocked_8(filter, probe, keys, n, maybe) :
+			test_blocked_any(filter, probe, keys, width, n, maybe);
+#endif
+	return width == 8 ? test_8(filter, probe, keys, n, maybe) :
+		test_any(filter, probe, keys, width, n, maybe);
+}
