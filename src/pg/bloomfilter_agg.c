@@ -475,6 +475,42 @@ fast_path_add(FunctionCallInfo fcinfo, AggCache *cache)
 	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 }
 
+#if BS_BLOCK_SIMD_BUILT
+/*
+ * The fast path of a large blocked state whose values take the 512-bit path
+ * (probe.block_simd: k <= 7 on AVX-512F), compiled for AVX-512F so that the
+ * block's vector mask is inlined (bs_probe_set would call out for it).  Once
+ * the ring is full, as for all but a state's first PIPELINE_DEPTH rows, the
+ * new value takes the slot of the one whose bits it sets.
+ */
+__attribute__((target("avx512f")))
+static pg_noinline Datum
+fast_path_add_blocked512(FunctionCallInfo fcinfo, AggCache *cache)
+{
+	PipelinedState *pipelined = cache->fast_state;
+	PendingRing *ring = &pipelined->ring;
+	bs_bloom   *filter = pipelined->filter;
+	uint64		first;
+	uint64		step;
+
+	locate_and_count(cache, &ring->probe, filter, PG_GETARG_DATUM(1), &first, &step);
+	if (likely(ring->count == PIPELINE_DEPTH))
+	{
+		uint32		h = ring->head;
+
+		bs_probe_prefetch(filter, &ring->probe, first, step);
+		bs_block_set512(&filter->words[ring->first[h] * BS_BLOCK_WORDS], ring->step[h],
+						ring->probe.hashes);
+		ring->first[h] = first;
+		ring->step[h] = step;
+		ring->head = (h + 1) & (PIPELINE_DEPTH - 1);
+	}
+	else
+		ring_push(ring, filter, first, step);
+	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+}
+#endif
+
 /*
  * Everything but the fast path, out of line so that the fast path's calls
  * do not pay for this function's register saves.
@@ -597,7 +633,13 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	if (likely(cache != NULL && cache->fast_datum != (Datum) 0 &&
 			   PG_GETARG_DATUM(0) == cache->fast_datum &&
 			   !PG_ARGISNULL(0) && !PG_ARGISNULL(1)))
+	{
+#if BS_BLOCK_SIMD_BUILT
+		if (cache->fast_state->ring.probe.block_simd)
+			return fast_path_add_blocked512(fcinfo, cache);
+#endif
 		return fast_path_add(fcinfo, cache);
+	}
 	return agg_trans_checked(fcinfo);
 }
 
