@@ -18,33 +18,45 @@
 #include <immintrin.h>
 
 /*
- * The 512-bit mask of chunks 0..hashes-1 (hashes <= 7) of b: chunk c, the
- * 9-bit field 9i..9i+8, lands in lane c >> 6 at bit c & 63, which is 1 in
- * lane j shifted left by c - 64 j; a lane whose count c - 64 j is outside
- * 0..63 (as an unsigned number: at least 64) shifts its 1 out, and VPSLLVQ
- * gives 0 for such counts.  All chunks are cut out of b at once (lane i of
- * `chunks`, one variable shift), then each is spread over the 8 lanes with
- * a lane permutation.  Inline for callers compiled for AVX-512F
- * (bs_batch.c), which choose it at run time as bs_block_simd_usable says.
+ * Chunk i of b as a 512-bit mask: the 9-bit field c = b >> 9i & 511 lands in
+ * lane c >> 6 at bit c & 63.  Lane j holds j in bits 6..8 of its tag (tag =
+ * 64 j), so c ^ tag is c & 63 in lane c >> 6 and at least 64 in every other
+ * lane, and VPSLLVQ shifts 1 by at least 64 to 0: one shift, one ternary
+ * logic op (the mask and the tag) and one variable shift per chunk, all of
+ * them within lanes.
+ */
+#define BS_BLOCK_CHUNK512(b_lanes, i, tags, low9) \
+	_mm512_sllv_epi64(_mm512_set1_epi64(1), \
+					  _mm512_ternarylogic_epi64(_mm512_srli_epi64((b_lanes), 9 * (i)), (low9), (tags), \
+												0x6a))	/* (A & B) ^ C */
+
+/*
+ * The 512-bit mask of chunks 0..hashes-1 (1 <= hashes <= 7) of b.  Inline
+ * for callers compiled for AVX-512F (bs_batch.c, bloom_agg's fast path),
+ * which choose it at run time as bs_block_simd_usable says.
  */
 __attribute__((target("avx512f")))
 static inline __m512i
 bs_block_mask512(uint64_t b, uint32_t hashes)
 {
-	const __m512i lane_offsets = _mm512_set_epi64(448, 384, 320, 256, 192, 128, 64, 0);
-	const __m512i shifts = _mm512_set_epi64(63, 54, 45, 36, 27, 18, 9, 0);
-	const __m512i one = _mm512_set1_epi64(1);
-	/* lane i: chunk i (lane 7 is not a chunk: k <= 7) */
-	__m512i		chunks = _mm512_and_si512(_mm512_srlv_epi64(_mm512_set1_epi64((long long) b), shifts),
-										  _mm512_set1_epi64(511));
-	__m512i		mask = _mm512_setzero_si512();
+	const __m512i tags = _mm512_set_epi64(448, 384, 320, 256, 192, 128, 64, 0);
+	const __m512i low9 = _mm512_set1_epi64(511);
+	const __m512i b_lanes = _mm512_set1_epi64((long long) b);
+	__m512i		mask = BS_BLOCK_CHUNK512(b_lanes, 0, tags, low9);
 
-	for (uint32_t i = 0; i < hashes; i++)
-	{
-		__m512i		chunk = _mm512_permutexvar_epi64(_mm512_set1_epi64(i), chunks);
-
-		mask = _mm512_or_si512(mask, _mm512_sllv_epi64(one, _mm512_sub_epi64(chunk, lane_offsets)));
-	}
+	/* written out: a loop would shift by a register and not unroll */
+	if (hashes > 1)
+		mask = _mm512_or_si512(mask, BS_BLOCK_CHUNK512(b_lanes, 1, tags, low9));
+	if (hashes > 2)
+		mask = _mm512_or_si512(mask, BS_BLOCK_CHUNK512(b_lanes, 2, tags, low9));
+	if (hashes > 3)
+		mask = _mm512_or_si512(mask, BS_BLOCK_CHUNK512(b_lanes, 3, tags, low9));
+	if (hashes > 4)
+		mask = _mm512_or_si512(mask, BS_BLOCK_CHUNK512(b_lanes, 4, tags, low9));
+	if (hashes > 5)
+		mask = _mm512_or_si512(mask, BS_BLOCK_CHUNK512(b_lanes, 5, tags, low9));
+	if (hashes > 6)
+		mask = _mm512_or_si512(mask, BS_BLOCK_CHUNK512(b_lanes, 6, tags, low9));
 	return mask;
 }
 
@@ -74,7 +86,7 @@ bs_block_test512(const uint64_t *block, uint64_t b, uint32_t hashes)
 bool		bs_block_simd_usable(void);
 
 /*
- * Set, or test, chunks 0..hashes-1 (hashes <= 7) of b in the 512-bit block:
+ * Set, or test, chunks 0..hashes-1 (1 <= hashes <= 7) of b in the 512-bit block:
  * the same bits as bs_block_set_short and bs_block_test_short.
  */
 void		bs_block_set_simd(uint64_t *block, uint64_t b, uint32_t hashes);
