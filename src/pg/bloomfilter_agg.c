@@ -283,6 +283,8 @@ pipelined_flatten_into(ExpandedObjectHeader *header, void *result, Size allocate
 	if (allocated_size != VARSIZE(state->filter))
 		elog(ERROR, "bloom_agg state flattened into %zu bytes instead of %u",
 			 allocated_size, VARSIZE(state->filter));
+	/* a large result is mostly fresh memory: a few faults map it, not one per 4 kB */
+	bs_advise_huge_pages(result, allocated_size);
 	memcpy(result, state->filter, allocated_size);
 }
 

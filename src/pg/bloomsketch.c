@@ -83,10 +83,11 @@ bs_report(const bs_error *err, BsSource source)
  * Ask for transparent huge pages on a large filter before it is first
  * touched.  Probes land on k random words: with 4 kB pages a filter of a few
  * megabytes misses the TLB on almost every probe, with 2 MB pages it does
- * not.  Harmless where the kernel ignores the advice.
+ * not; and a fresh 12 MB region is mapped in 6 faults instead of 3,072.
+ * Harmless where the kernel ignores the advice.
  */
-static void
-advise_huge_pages(void *start, Size size)
+void
+bs_advise_huge_pages(void *start, Size size)
 {
 #ifdef MADV_HUGEPAGE
 	const uintptr_t huge = 2 * 1024 * 1024;
@@ -106,7 +107,7 @@ static bs_bloom *
 init_filter(bs_bloom *filter, uint64 size, uint8 scheme, uint64 bits, uint32 hashes,
 			uint64 seed)
 {
-	advise_huge_pages(filter, (Size) size);
+	bs_advise_huge_pages(filter, (Size) size);
 	memset(filter, 0, (Size) size);
 	SET_VARSIZE(filter, size);
 	bs_bloom_init_scheme(filter, (bs_scheme) scheme, bits, hashes, seed);

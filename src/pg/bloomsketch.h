@@ -29,6 +29,9 @@ bs_bloom   *bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits,
 bs_bloom   *bs_bloom_alloc_aligned(MemoryContext context, uint8 scheme, uint64 bits,
 								   uint32 hashes, uint64 seed);
 
+/* Ask for transparent huge pages on a large region before its first touch. */
+void		bs_advise_huge_pages(void *start, Size size);
+
 /* Size a filter of the scheme for capacity/fpr (bs_scheme_sizing.h), raising 22023 or 54000. */
 void		bs_size_or_error(uint8 scheme, int64 capacity, double fpr, uint64 *bits,
 							 uint32 *hashes);
