@@ -463,8 +463,11 @@ locate_and_count(const AggCache *cache, const bs_probe *probe, bs_bloom *state,
  * since), the parameters are the constants it was sized for, and the value's
  * type is the call site's.  A new group's state arrives as NULL, and a
  * different state (groups that alternate) takes the slow path, which re-arms.
+ * Out of line, like the other paths, so that bloom_agg_trans is only a
+ * dispatch that jumps on without a frame of its own (measured: the blocked
+ * bloom_agg over 10M rows 446 -> 428 ms once the dispatch lost its frame).
  */
-static pg_attribute_always_inline Datum
+static pg_noinline Datum
 fast_path_add(FunctionCallInfo fcinfo, AggCache *cache)
 {
 	PipelinedState *pipelined = cache->fast_state;
