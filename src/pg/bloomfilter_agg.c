@@ -666,6 +666,13 @@ bloom_agg_final(PG_FUNCTION_ARGS)
 				ring_flush(&((AggCache *) transfn->fn_extra)->deferred);
 		}
 	}
-	/* detoasting flattens a pipelined state (pipelined_flatten_into) */
+	/*
+	 * A flat state is copied here rather than by PostgreSQL (finalize_aggregate
+	 * copies a result that is not in the current context), so that a large
+	 * one lands on huge pages: a few faults, not one per 4 kB.  Detoasting
+	 * flattens a pipelined state (pipelined_flatten_into) the same way.
+	 */
+	if (!VARATT_IS_EXTENDED(PG_GETARG_POINTER(0)))
+		PG_RETURN_POINTER(bs_copy_plain_varlena((struct varlena *) PG_GETARG_POINTER(0)));
 	PG_RETURN_POINTER(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 }

@@ -114,6 +114,21 @@ init_filter(bs_bloom *filter, uint64 size, uint8 scheme, uint64 bits, uint32 has
 	return filter;
 }
 
+/*
+ * A copy of a plain (not toasted) varlena in the current memory context,
+ * huge pages asked for before the copy touches it.
+ */
+struct varlena *
+bs_copy_plain_varlena(const struct varlena *value)
+{
+	Size		size = VARSIZE(value);
+	struct varlena *copy = palloc(size);
+
+	bs_advise_huge_pages(copy, size);
+	memcpy(copy, value, size);
+	return copy;
+}
+
 /* Raise the can't-happen error for a filter beyond the allocation limit. */
 static void
 check_alloc_size(uint64 size, uint64 extra)

@@ -32,6 +32,9 @@ bs_bloom   *bs_bloom_alloc_aligned(MemoryContext context, uint8 scheme, uint64 b
 /* Ask for transparent huge pages on a large region before its first touch. */
 void		bs_advise_huge_pages(void *start, Size size);
 
+/* A copy of a plain varlena in the current context, on huge pages when large. */
+struct varlena *bs_copy_plain_varlena(const struct varlena *value);
+
 /* Size a filter of the scheme for capacity/fpr (bs_scheme_sizing.h), raising 22023 or 54000. */
 void		bs_size_or_error(uint8 scheme, int64 capacity, double fpr, uint64 *bits,
 							 uint32 *hashes);
