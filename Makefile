@@ -24,7 +24,12 @@ REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
 	bloomfilter_format bloomfilter_distributed bloomfilter_schemes cmsketch_basics cmsketch_accuracy cmsketch_format hardening_limits
 
 PG_CONFIG ?= pg_config
-PG_CFLAGS = -Wall -Wextra
+# Floating point must round the same on every platform, so that sizing gives
+# the same filter for the same parameters everywhere (filters built on
+# different nodes must combine): no fused multiply-add, which GCC otherwise
+# makes of a*b + c wherever the target has it (arm64, for one) and clang
+# within an expression.  Also for the bitcode that JIT inlining uses.
+PG_CFLAGS = -Wall -Wextra -ffp-contract=off
 # PostgreSQL's headers are included as system headers: -Wextra is for our code.
 PG_CPPFLAGS = -I$(srcdir)/src/core -isystem $(shell $(PG_CONFIG) --includedir-server)
 SHLIB_LINK =
@@ -33,6 +38,7 @@ EXTRA_CLEAN = results regression.diffs regression.out
 
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+override BITCODE_CFLAGS += -ffp-contract=off
 
 # Rebuild every object when a header changes (PGXS tracks no header dependencies).
 $(OBJS): $(wildcard $(srcdir)/src/core/*.h $(srcdir)/src/pg/*.h)
