@@ -86,6 +86,35 @@ SELECT (SELECT bloom_agg(i, 1000000, 0.01, 'blocked') FROM generate_series(1, 50
 SELECT (SELECT bloom_agg(i, 1000000, 0.01, 'blocked') FROM generate_series(1, 20000) i) =
        (SELECT bloom_agg(i, i * 0 + 1000000, 0.01, 'blocked') FROM generate_series(1, 20000) i)
        AS blocked_fast_path_exact;
+-- A small (flat) state's rows take a fast path too, from its second row on,
+-- until the context that holds it is reset; the same bytes as the checked
+-- path, for both schemes, for one group and for consecutive groups of a
+-- sorted aggregation (whose context is reset between groups), also when a
+-- user aggregate starts every group from an initial filter.
+SELECT (SELECT bloom_agg(i, 1000, 0.01) FROM generate_series(1, 20000) i) =
+       (SELECT bloom_agg(i, i * 0 + 1000, 0.01) FROM generate_series(1, 20000) i)
+       AS small_fast_path_exact,
+       (SELECT bloom_agg(i, 1000, 0.01, 'blocked') FROM generate_series(1, 20000) i) =
+       (SELECT bloom_agg(i, i * 0 + 1000, 0.01, 'blocked') FROM generate_series(1, 20000) i)
+       AS small_blocked_fast_path_exact;
+SET enable_hashagg = off;
+SELECT agg_plan('SELECT i / 500, bloom_agg(i, 1000, 0.01) FROM generate_series(1, 5000) i GROUP BY 1')::text
+       ~ '"Strategy": "Sorted"' AS sorted_groups;
+SELECT count(*) AS groups, bool_and(a.f = b.f) AS sorted_groups_exact
+FROM (SELECT i / 500 AS g, bloom_agg(i, 1000, 0.01) AS f FROM generate_series(1, 5000) i GROUP BY 1) a
+JOIN (SELECT i / 500 AS g, bloom_agg(i, i * 0 + 1000, 0.01) AS f FROM generate_series(1, 5000) i GROUP BY 1) b
+USING (g);
+DO $$ BEGIN
+	EXECUTE format('CREATE AGGREGATE bloom_agg_seeded(anyelement, bigint, float8) (
+		SFUNC = bloom_agg_trans, STYPE = bloomfilter, FINALFUNC = bloom_agg_final, INITCOND = %L)',
+		bloom_create(1000, 0.01)::text);
+END $$;
+SELECT count(*) AS groups, bool_and(a.f = b.f) AS seeded_groups_exact
+FROM (SELECT i / 500 AS g, bloom_agg_seeded(i, 1000, 0.01) AS f FROM generate_series(1, 5000) i GROUP BY 1) a
+JOIN (SELECT i / 500 AS g, bloom_agg(i, 1000, 0.01) AS f FROM generate_series(1, 5000) i GROUP BY 1) b
+USING (g);
+DROP AGGREGATE bloom_agg_seeded(anyelement, bigint, float8);
+RESET enable_hashagg;
 SET enable_sort = off;
 SELECT 'large' AS states, * FROM agg_groups_exact(1000000, 5, 300)
 UNION ALL SELECT 'small', * FROM agg_groups_exact(1000, 97, 20000);

@@ -32,7 +32,8 @@
  * on 2 MB huge pages from the first touch.  Small filters (below
  * PIPELINE_MIN_BYTES) are plain flat states; when many of them alternate in
  * a GROUP BY, their rows wait behind prefetches at the call site instead
- * (AggCache.deferred), where that is safe.
+ * (AggCache.deferred), where that is safe, and when one of them comes back
+ * row after row it takes a fast path of its own (fast_path_add_flat).
  */
 #include "bloomsketch.h"
 
@@ -65,12 +66,16 @@ typedef struct PendingRing
 	bs_probe	probe;			/* the shape of every pending value */
 } PendingRing;
 
+struct AggCache;
+
 /* A large bloom_agg state: an expanded object holding the flat filter. */
 typedef struct PipelinedState
 {
 	ExpandedObjectHeader header;
 	bs_bloom   *filter;			/* the flat value (bs_bloom_alloc_aligned) */
 	PendingRing ring;			/* its values in flight */
+	struct AggCache *armed_by;	/* the call site whose fast path it is, or NULL */
+	MemoryContextCallback disarm;	/* on its context: the fast path forgets it */
 } PipelinedState;
 
 /*
@@ -92,7 +97,7 @@ typedef struct PipelinedState
 typedef struct AggCache
 {
 	int8		defer;			/* deferral allowed: -1 not decided yet, 0, 1 */
-	MemoryContext watched;		/* the context whose reset forgets `deferred` */
+	MemoryContext watched;		/* its reset forgets `deferred` and a flat fast_datum */
 	MemoryContextCallback forget;
 	PendingRing deferred;		/* small states' values in flight */
 	ValueKind	kind;
@@ -105,7 +110,12 @@ typedef struct AggCache
 	int8		scheme_stable;	/* the scheme argument is a constant: -1 unknown */
 	Datum		scheme_datum;	/* the scheme argument of the previous call */
 	bs_probe	probe;
-	/* the fast path (bloom_agg_trans): the large state of the previous call */
+	/*
+	 * The fast path (bloom_agg_trans): the state of the previous call, large
+	 * (fast_state) or flat (fast_state NULL).  Whatever frees that state
+	 * first disarms it: the reset of a large state's own context, or of the
+	 * watched context that holds a flat one.
+	 */
 	int8		params_stable;	/* capacity, fpr and scheme fixed: -1 unknown */
 	Datum		fast_datum;		/* its datum, or 0 */
 	PipelinedState *fast_state;
@@ -338,14 +348,37 @@ pipeline_worthwhile(const bs_probe *probe)
 
 Datum		bloom_agg_final(PG_FUNCTION_ARGS);	/* recognised in deferral_allowed */
 
-/* Reset callback of the watched context: its states are gone. */
+/*
+ * Reset callback of the watched context: its states are gone, with any
+ * values in flight for them and the flat state of the fast path.
+ */
 static void
-deferred_forget(void *arg)
+watched_forget(void *arg)
 {
 	AggCache   *cache = (AggCache *) arg;
 
 	cache->deferred.count = 0;
 	cache->watched = NULL;
+	if (cache->fast_state == NULL)
+		cache->fast_datum = (Datum) 0;
+}
+
+/*
+ * Watch the aggregate's context (from the first call that asks): true when
+ * the states of this call live in the watched context, whose reset the call
+ * site hears of.  States of another context (grouping sets) are not watched.
+ */
+static bool
+watch_context(AggCache *cache, MemoryContext aggcontext)
+{
+	if (cache->watched == NULL)
+	{
+		cache->forget.func = watched_forget;
+		cache->forget.arg = cache;
+		MemoryContextRegisterResetCallback(aggcontext, &cache->forget);
+		cache->watched = aggcontext;
+	}
+	return cache->watched == aggcontext;
 }
 
 /*
@@ -393,14 +426,7 @@ may_defer(FunctionCallInfo fcinfo, AggCache *cache, MemoryContext aggcontext)
 		cache->defer = deferral_allowed(fcinfo) ? 1 : 0;
 	if (cache->defer == 0)
 		return false;
-	if (cache->watched == NULL)
-	{
-		cache->forget.func = deferred_forget;
-		cache->forget.arg = cache;
-		MemoryContextRegisterResetCallback(aggcontext, &cache->forget);
-		cache->watched = aggcontext;
-	}
-	return cache->watched == aggcontext;
+	return watch_context(cache, aggcontext);
 }
 
 pg_attribute_noreturn() static void
@@ -418,13 +444,9 @@ shape_mismatch_error(const bs_bloom *state, const AggCache *cache, const bs_prob
 			 errhint("Pass constants, not columns, as capacity, rate and scheme.")));
 }
 
-/*
- * Arm the fast path for this large state when capacity, fpr and scheme are
- * constants (or query parameters): then a later call that passes this very
- * state again, as every row of one group does, has nothing left to check.
- */
-static void
-fast_path_arm(FunctionCallInfo fcinfo, AggCache *cache, PipelinedState *pipelined)
+/* True when capacity, fpr and scheme are constants (or query parameters). */
+static bool
+params_stable(FunctionCallInfo fcinfo, AggCache *cache)
 {
 	if (cache->params_stable < 0)
 	{
@@ -433,8 +455,64 @@ fast_path_arm(FunctionCallInfo fcinfo, AggCache *cache, PipelinedState *pipeline
 			if (!agg_arg_stable(fcinfo, argnum))
 				cache->params_stable = 0;
 	}
-	cache->fast_datum = cache->params_stable > 0 ? EOHPGetRWDatum(&pipelined->header) : (Datum) 0;
+	return cache->params_stable > 0;
+}
+
+/* Reset callback of a large state's context: a fast path armed on it forgets it. */
+static void
+pipelined_disarm(void *arg)
+{
+	PipelinedState *pipelined = (PipelinedState *) arg;
+	AggCache   *cache = pipelined->armed_by;
+
+	if (cache->fast_state == pipelined)
+	{
+		cache->fast_datum = (Datum) 0;
+		cache->fast_state = NULL;
+	}
+}
+
+/*
+ * Arm the fast path for this large state when the parameters are stable:
+ * then a later call that passes this very state again, as every row of one
+ * group does, has nothing left to check.  The state's context tells the call
+ * site when it goes (the next group of a sorted aggregation, a rescan), so
+ * that no later value at the same address, such as a user aggregate's initial
+ * value, is ever taken for it.
+ */
+static void
+fast_path_arm(FunctionCallInfo fcinfo, AggCache *cache, PipelinedState *pipelined)
+{
+	cache->fast_datum = (Datum) 0;
+	if (!params_stable(fcinfo, cache))
+		return;
+	if (pipelined->armed_by == NULL)
+	{
+		pipelined->armed_by = cache;
+		pipelined->disarm.func = pipelined_disarm;
+		pipelined->disarm.arg = pipelined;
+		MemoryContextRegisterResetCallback(pipelined->header.eoh_context, &pipelined->disarm);
+	}
+	if (pipelined->armed_by != cache)
+		return;
+	cache->fast_datum = EOHPGetRWDatum(&pipelined->header);
 	cache->fast_state = pipelined;
+}
+
+/*
+ * Arm the fast path for a flat state updated in place (a small filter), when
+ * the parameters are stable and the state lives in the watched context,
+ * whose reset disarms it; disarm it when `state` is 0 (a new state, which
+ * PostgreSQL is about to copy elsewhere).
+ */
+static void
+fast_path_arm_flat(FunctionCallInfo fcinfo, AggCache *cache, MemoryContext aggcontext,
+				   Datum state)
+{
+	cache->fast_datum = (Datum) 0;
+	cache->fast_state = NULL;
+	if (state != (Datum) 0 && params_stable(fcinfo, cache) && watch_context(cache, aggcontext))
+		cache->fast_datum = state;
 }
 
 /*
@@ -477,6 +555,23 @@ fast_path_add(FunctionCallInfo fcinfo, AggCache *cache)
 	locate_and_count(cache, &pipelined->ring.probe, pipelined->filter,
 					 PG_GETARG_DATUM(1), &first, &step);
 	ring_push(&pipelined->ring, pipelined->filter, first, step);
+	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+}
+
+/*
+ * The fast path of a flat state (a filter below PIPELINE_MIN_BYTES, which
+ * stays in the caches): the same state again, checked when the fast path was
+ * armed on it, so the value's bits are set at once.
+ */
+static pg_noinline Datum
+fast_path_add_flat(FunctionCallInfo fcinfo, AggCache *cache)
+{
+	bs_bloom   *state = DatumGetBloomP(PG_GETARG_DATUM(0));
+	uint64		first;
+	uint64		step;
+
+	locate_and_count(cache, &cache->probe, state, PG_GETARG_DATUM(1), &first, &step);
+	bs_probe_set(state, &cache->probe, first, step);
 	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 }
 
@@ -625,6 +720,8 @@ agg_trans_checked(FunctionCallInfo fcinfo)
 	}
 	else
 		bs_probe_set(state, probe, first, step);
+	if (pipelined == NULL)
+		fast_path_arm_flat(fcinfo, cache, aggcontext, in_place ? result : (Datum) 0);
 	PG_RETURN_DATUM(result);
 }
 
@@ -639,6 +736,8 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 			   PG_GETARG_DATUM(0) == cache->fast_datum &&
 			   !PG_ARGISNULL(0) && !PG_ARGISNULL(1)))
 	{
+		if (cache->fast_state == NULL)
+			return fast_path_add_flat(fcinfo, cache);
 #if BS_BLOCK_SIMD_BUILT
 		if (cache->fast_state->ring.probe.block_simd)
 			return fast_path_add_blocked512(fcinfo, cache);
