@@ -25,6 +25,8 @@ typedef struct block_chain
 	uint32_t	highest;		/* fill[x] = 0 above this x */
 	double		fill[BS_BLOCK_BITS + 1];
 	double		all_set[BS_BLOCK_BITS + 1];	/* (x / s)^k */
+	double		stay[BS_BLOCK_BITS + 1];	/* x / s: the ball lands on a set bit */
+	double		move[BS_BLOCK_BITS + 1];	/* (s - (x - 1)) / s: on a clear one of x - 1 */
 } block_chain;
 
 static void
@@ -34,23 +36,32 @@ chain_init(block_chain *chain, uint32_t hashes)
 	chain->hashes = hashes;
 	chain->fill[0] = 1;
 	for (int x = 0; x <= BS_BLOCK_BITS; x++)
+	{
+		const double s = BS_BLOCK_BITS;
+
 		chain->all_set[x] = pow((double) x / BS_BLOCK_BITS, hashes);
+		chain->stay[x] = (double) x / s;
+		chain->move[x] = x > 0 ? (s - (double) (x - 1)) / s : 0;
+	}
 }
 
 /* Throw one more item (k balls); return r for the new load. */
 static double
 chain_next(block_chain *chain)
 {
-	const double s = BS_BLOCK_BITS;
+	double	   *fill = chain->fill;
+	const double *stay = chain->stay;
+	const double *move = chain->move;
 	double		rate = 0;
 
 	for (uint32_t ball = 0; ball < chain->hashes; ball++)
 	{
 		uint32_t	top = chain->highest < BS_BLOCK_BITS ? chain->highest + 1 : BS_BLOCK_BITS;
 
+		/* the factors come from tables: the same doubles, no conversion per x */
 		for (uint32_t x = top; x >= 1; x--)
-			chain->fill[x] = chain->fill[x] * (x / s) + chain->fill[x - 1] * ((s - (x - 1)) / s);
-		chain->fill[0] = 0;	/* a ball always sets a bit */
+			fill[x] = fill[x] * stay[x] + fill[x - 1] * move[x];
+		fill[0] = 0;			/* a ball always sets a bit */
 		chain->highest = top;
 	}
 	chain->items++;
