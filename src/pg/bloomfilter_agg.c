@@ -247,6 +247,25 @@ ring_adopt_shape(PendingRing *ring, const bs_probe *probe)
 }
 
 /*
+ * A full ring's step: the new value takes the slot of the oldest, which is
+ * handed back for its bits to be set.
+ */
+static pg_attribute_always_inline void
+ring_replace_oldest(PendingRing *ring, bs_bloom *target, uint64 first, uint64 step,
+					bs_bloom **oldest_target, uint64 *oldest_first, uint64 *oldest_step)
+{
+	uint32		h = ring->head;
+
+	*oldest_target = ring->target[h];
+	*oldest_first = ring->first[h];
+	*oldest_step = ring->step[h];
+	ring->target[h] = target;
+	ring->first[h] = first;
+	ring->step[h] = step;
+	ring->head = (h + 1) & (PIPELINE_DEPTH - 1);
+}
+
+/*
  * Queue a located value of the ring's shape behind the prefetch of its
  * lines; set the bits of the oldest one once the ring is full.
  */
@@ -258,11 +277,13 @@ ring_push(PendingRing *ring, bs_bloom *target, uint64 first, uint64 step)
 	bs_probe_prefetch(target, &ring->probe, first, step);
 	if (ring->count == PIPELINE_DEPTH)
 	{
-		uint32		h = ring->head;
+		bs_bloom   *oldest;
+		uint64		oldest_first;
+		uint64		oldest_step;
 
-		bs_probe_set(ring->target[h], &ring->probe, ring->first[h], ring->step[h]);
-		ring->head = (h + 1) & (PIPELINE_DEPTH - 1);
-		ring->count--;
+		ring_replace_oldest(ring, target, first, step, &oldest, &oldest_first, &oldest_step);
+		bs_probe_set(oldest, &ring->probe, oldest_first, oldest_step);
+		return;
 	}
 	slot = (ring->head + ring->count) & (PIPELINE_DEPTH - 1);
 	ring->target[slot] = target;
@@ -596,14 +617,14 @@ fast_path_add_blocked512(FunctionCallInfo fcinfo, AggCache *cache)
 	locate_and_count(cache, &ring->probe, filter, PG_GETARG_DATUM(1), &first, &step);
 	if (likely(ring->count == PIPELINE_DEPTH))
 	{
-		uint32		h = ring->head;
+		bs_bloom   *oldest;
+		uint64		oldest_first;
+		uint64		oldest_step;
 
 		bs_probe_prefetch(filter, &ring->probe, first, step);
-		bs_block_set512(&filter->words[ring->first[h] * BS_BLOCK_WORDS], ring->step[h],
+		ring_replace_oldest(ring, filter, first, step, &oldest, &oldest_first, &oldest_step);
+		bs_block_set512(&oldest->words[oldest_first * BS_BLOCK_WORDS], oldest_step,
 						ring->probe.hashes);
-		ring->first[h] = first;
-		ring->step[h] = step;
-		ring->head = (h + 1) & (PIPELINE_DEPTH - 1);
 	}
 	else
 		ring_push(ring, filter, first, step);
