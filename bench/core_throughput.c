@@ -12,8 +12,8 @@
  *                     steps of the server's unpipelined path;
  *   pipelined insert  bloom_agg's pipeline (src/pg/bloomfilter_agg.c): locate
  *                     a value, count it, bs_probe_prefetch its lines, set the
- *                     bits of the value located PIPELINE_DEPTH = 8 values
- *                     earlier (a ring of 8; the rest set at the end, timed);
+ *                     bits of the value located PIPELINE_DEPTH = 16 values
+ *                     earlier (a ring of 16; the rest set at the end, timed);
  *   query             bs_probe_locate + bs_probe_test, one at a time, on
  *                     members (drawn from the inserted keys) and non-members
  *                     (never inserted) in random order, half and half.
@@ -34,7 +34,7 @@
  *                        the seventh, as bs_probe.h does);
  *   independent          k XXH3_64bits_withSeed calls, multiply-shift each.
  * The floor's query stops at the first clear bit, as any query does.  The
- * pipelined floor has the same ring of 8 and prefetches the lines of all k
+ * pipelined floor has the same ring of 16 and prefetches the lines of all k
  * positions of every scheme (blocked: the block's first and last word, i.e.
  * every line it spans); the library prefetches for double and blocked only.
  * "Hash alone" is that call (bs_hash128) by itself.
@@ -100,7 +100,7 @@
 #define OPS (CHUNKS * CHUNK)	/* operations per timed run: 131,072 */
 #define RUNS 5					/* counted runs per figure */
 #define WARMUP 1				/* runs not counted, first */
-#define DEPTH 8					/* bloom_agg's PIPELINE_DEPTH */
+#define DEPTH 16				/* bloom_agg's PIPELINE_DEPTH */
 #define MAX_DEPTH 64			/* the deepest ring of the depth sweep */
 #define MAX_WIDTH 32
 #define FPR 0.01
@@ -1718,7 +1718,7 @@ main(int argc, char **argv)
 		printf("### Blocked against double at n = 10^8, side by side\n\n");
 		printf("The two filters in the same passes, chunk by chunk, on the same keys, their words on a cache line "
 			   "as the server allocates them. Pipelined: a value is located and its lines prefetched, and the "
-			   "value located `ring` values earlier is set (insert, as bloom_agg does with a ring of 8) or "
+			   "value located `ring` values earlier is set (insert, as bloom_agg does with a ring of 16) or "
 			   "tested (query: a path for callers with many values; the server answers bloom_contains row "
 			   "by row). Batch: the core's calls for many values at once (src/core/bs_batch.c), a chunk of "
 			   "4,096 keys a call, with each scheme's own ring (double 16, blocked 64) and, for blocked on "
