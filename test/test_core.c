@@ -2182,8 +2182,8 @@ test_batch(void)
 	static const size_t counts[] = {0, 1, 15, 16, 17, 63, 64, 65, 3000};
 	static const uint32_t ks[] = {6, 11};
 	enum {MAX_COUNT = 3000};
-	uint8_t    *keys = malloc(2 * MAX_COUNT * 32);
-	bool	   *maybe = malloc(2 * MAX_COUNT);
+	uint8_t    *keys = xcalloc(2 * MAX_COUNT * 32);
+	bool	   *maybe = xcalloc(2 * MAX_COUNT);
 	uint64_t	state = 4242;
 	long		compared = 0;
 
@@ -2208,8 +2208,8 @@ test_batch(void)
 						size_t		width = widths[wi];
 						size_t		count = counts[ci];
 						size_t		size = bs_bloom_total_bytes(m);
-						bs_bloom   *one = calloc(1, size);
-						bs_bloom   *batch = calloc(1, size);
+						bs_bloom   *one = xcalloc(size);
+						bs_bloom   *batch = xcalloc(size);
 						size_t		hits = 0;
 						size_t		batch_hits;
 

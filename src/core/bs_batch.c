@@ -48,6 +48,15 @@ count_items(bs_bloom *filter, size_t n)
 	filter->items = (uint64_t) n > UINT64_MAX - filter->items ? UINT64_MAX : filter->items + n;
 }
 
+/* Count a test's answer and keep it in maybe[index] when the caller asked. */
+static BS_ALWAYS_INLINE void
+note_answer(bool answer, size_t index, size_t *hits, bool *maybe)
+{
+	*hits += answer;
+	if (maybe != NULL)
+		maybe[index] = answer;
+}
+
 /*
  * The loop of both calls, expanded into each variant below with its own
  * SET_OR_TEST(index, first, step), which sets or tests value `index`.
@@ -89,12 +98,7 @@ test_loop(const bs_bloom *filter, const bs_probe *probe, const void *keys, size_
 	size_t		hits = 0;
 
 #define TEST_ONE(index, first, step) \
-	do { \
-		bool		answer = bs_probe_test(filter, probe, first, step); \
-		hits += answer; \
-		if (maybe != NULL) \
-			maybe[index] = answer; \
-	} while (0)
+	note_answer(bs_probe_test(filter, probe, first, step), index, &hits, maybe)
 	BATCH_LOOP(TEST_ONE);
 #undef TEST_ONE
 	return hits;
@@ -154,12 +158,8 @@ test_blocked_loop(const bs_bloom *filter, const bs_probe *probe, const void *key
 	size_t		hits = 0;
 
 #define TEST_BLOCK(index, first, step) \
-	do { \
-		bool		answer = bs_block_test512(words + (first) * BS_BLOCK_WORDS, step, hashes); \
-		hits += answer; \
-		if (maybe != NULL) \
-			maybe[index] = answer; \
-	} while (0)
+	note_answer(bs_block_test512(words + (first) * BS_BLOCK_WORDS, step, hashes), \
+				index, &hits, maybe)
 	BATCH_LOOP(TEST_BLOCK);
 #undef TEST_BLOCK
 	return hits;
@@ -214,14 +214,8 @@ bs_bloom_test_batch(const bs_bloom *filter, const bs_probe *probe, const void *k
 	if (!bs_probe_locatable(probe))
 	{
 		for (size_t j = 0; j < n; j++)
-		{
-			bool		answer = bs_bloom_test(filter, probe,
-											   (const uint8_t *) keys + j * width, width);
-
-			hits += answer;
-			if (maybe != NULL)
-				maybe[j] = answer;
-		}
+			note_answer(bs_bloom_test(filter, probe, (const uint8_t *) keys + j * width, width),
+						j, &hits, maybe);
 		return hits;
 	}
 #if BS_BLOCK_SIMD_BUILT
