@@ -6,12 +6,13 @@
  * a mask, a load and an OR or AND per bit, each on its own word; here the k
  * bits become a mask of the whole block in registers (lane j of the mask
  * holds the bits that fall in word j; bs_block_mask512 in the header) and the
- * block is read, or read and written, once.  The bits are the same.
+ * block is read and written once; a test reads it once and permutes its
+ * words to the chunks that name them (bs_block_test512).  The bits are the
+ * same.
  *
- * About 25 instructions fewer per value, which matters because a stream of
- * probes overlaps its cache misses only as far as their instructions fit in
- * the processor's window (README.md, "The core against the hardware's
- * floor").  Compiled for AVX-512F alone, chosen at run time: probes use it
+ * About 25 instructions fewer per value, which shows where many values are
+ * in flight (the batch calls and bloom_agg's ring; README.md, "The core
+ * against the hardware's floor"); a lone value mostly waits for its line.  Compiled for AVX-512F alone, chosen at run time: probes use it
  * only where the processor has it (bs_block_simd_usable).
  */
 #include "bs_block_simd.h"
