@@ -320,7 +320,13 @@ pipelined_flatten_into(ExpandedObjectHeader *header, void *result, Size allocate
 	if (allocated_size != VARSIZE(state->filter))
 		elog(ERROR, "bloom_agg state flattened into %zu bytes instead of %u",
 			 allocated_size, VARSIZE(state->filter));
-	/* a large result is mostly fresh memory: a few faults map it, not one per 4 kB */
+	/*
+	 * A large result is mostly fresh memory: a few faults map it, not one per
+	 * 4 kB.  That holds where the caller has not touched it yet (detoasting,
+	 * datumCopy); heap_form_tuple and heap_form_minimal_tuple zero their
+	 * tuple first, so a partial state sent to the leader is mapped 4 kB at a
+	 * time before this runs.
+	 */
 	bs_advise_huge_pages(result, allocated_size);
 	memcpy(result, state->filter, allocated_size);
 }
