@@ -76,8 +76,8 @@ bs_block_set512(uint64_t *block, uint64_t b, uint32_t hashes)
  * names with one permutation of the loaded block (VPERMQ reads only the low
  * 3 bits of each index, here bits 6..8 of the chunk) and tests its bit.
  * 17 instructions where building the mask took 45: the core's batch query
- * of 32-byte keys at 10^8 went from 11.1 to 10.4 ns (one at a time, where
- * a query waits for its line, it stays at about 60).
+ * of 32-byte keys at 10^8 went from 11.1 to 10.3-10.7 ns (one at a time,
+ * where a query waits for its line, it stays at about 60).
  */
 __attribute__((target("avx512f")))
 static inline bool
