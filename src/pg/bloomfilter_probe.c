@@ -41,6 +41,7 @@ typedef struct CachedFilter
 	Size		raw_size;
 	uint32		raw_hash;		/* hash of those bytes, compared first */
 	bs_bloom   *filter;			/* its private, detoasted copy */
+	void	   *chunk;			/* what to pfree for it */
 	uint64		last_use;
 } CachedFilter;
 
@@ -55,6 +56,7 @@ typedef struct ProbeCache
 	/* a large constant or parameter, copied once */
 	Datum		stable_datum;
 	bs_bloom   *stable_copy;
+	void	   *stable_chunk;	/* what to pfree for it */
 	/* probing constants for the filter seen last */
 	bool		probe_ready;
 	bs_probe	probe;
@@ -92,30 +94,27 @@ check_shape_or_error(const bs_bloom *filter)
 }
 
 /*
- * Keep a private copy of a filter for the rest of the query, in memory that
- * asks for huge pages when the filter is large (see bs_bloom_alloc): probes
- * hit random words, and with 4 kB pages most of them would miss the TLB.
+ * Keep a private copy of a large filter for the rest of the query, on huge
+ * pages (probes hit random words, and with 4 kB pages most of them would miss
+ * the TLB) and with its bit array on a cache-line boundary (a block of the
+ * blocked scheme is then one line, not two).  *chunk is what to pfree.
  */
 static bs_bloom *
-keep_copy(FunctionCallInfo fcinfo, const bs_bloom *filter)
+keep_copy(FunctionCallInfo fcinfo, const bs_bloom *filter, void **chunk)
 {
-	bs_bloom   *copy;
-
 	check_shape_or_error(filter);
-	copy = bs_bloom_alloc(fcinfo->flinfo->fn_mcxt, filter->scheme, filter->bits,
-						  filter->hashes, filter->seed);
-	memcpy(copy, filter, VARSIZE(filter));
-	return copy;
+	return bs_bloom_copy_aligned(fcinfo->flinfo->fn_mcxt, filter, chunk);
 }
 
 static void
 forget_stored(ProbeCache *cache, CachedFilter *entry)
 {
 	cache->stored_bytes -= VARSIZE(entry->filter);
-	pfree(entry->filter);
+	pfree(entry->chunk);
 	pfree(entry->raw);
 	entry->raw = NULL;
 	entry->filter = NULL;
+	entry->chunk = NULL;
 }
 
 /* The cached copy of a stored filter with these raw bytes, or NULL. */
@@ -141,7 +140,7 @@ find_stored(ProbeCache *cache, const struct varlena *raw, Size raw_size, uint32 
 static void
 remember_stored(FunctionCallInfo fcinfo, ProbeCache *cache,
 				const struct varlena *raw, Size raw_size, uint32 raw_hash,
-				bs_bloom *filter)
+				bs_bloom *filter, void *chunk)
 {
 	CachedFilter *slot = NULL;
 
@@ -173,6 +172,7 @@ remember_stored(FunctionCallInfo fcinfo, ProbeCache *cache,
 	slot->raw_size = raw_size;
 	slot->raw_hash = raw_hash;
 	slot->filter = filter;
+	slot->chunk = chunk;
 	slot->last_use = ++cache->uses;
 	cache->stored_bytes += VARSIZE(filter);
 	cache->last_hit = slot;
@@ -195,6 +195,7 @@ cached_filter_arg(FunctionCallInfo fcinfo, int arg, ProbeCache *cache)
 	Size		raw_size;
 	uint32		raw_hash;
 	bs_bloom   *filter;
+	void	   *chunk;
 	MemoryContext old;
 
 	if (!VARATT_IS_EXTENDED(raw))
@@ -206,9 +207,9 @@ cached_filter_arg(FunctionCallInfo fcinfo, int arg, ProbeCache *cache)
 		}
 		if (cache->stable_datum != datum)
 		{
-			if (cache->stable_copy != NULL)
-				pfree(cache->stable_copy);
-			cache->stable_copy = keep_copy(fcinfo, (bs_bloom *) raw);
+			if (cache->stable_chunk != NULL)
+				pfree(cache->stable_chunk);
+			cache->stable_copy = keep_copy(fcinfo, (bs_bloom *) raw, &cache->stable_chunk);
 			cache->stable_datum = datum;
 		}
 		return cache->stable_copy;
@@ -240,16 +241,17 @@ cached_filter_arg(FunctionCallInfo fcinfo, int arg, ProbeCache *cache)
 	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 	filter = (bs_bloom *) detoast_attr(raw);
 	MemoryContextSwitchTo(old);
+	chunk = filter;
 	if (VARSIZE(filter) >= COPY_THRESHOLD)
 	{
-		bs_bloom   *copy = keep_copy(fcinfo, filter);
+		bs_bloom   *copy = keep_copy(fcinfo, filter, &chunk);
 
 		pfree(filter);
 		filter = copy;
 	}
 	else
 		check_shape_or_error(filter);
-	remember_stored(fcinfo, cache, raw, raw_size, raw_hash, filter);
+	remember_stored(fcinfo, cache, raw, raw_size, raw_hash, filter, chunk);
 	return filter;
 }
 

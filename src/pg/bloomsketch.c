@@ -151,26 +151,52 @@ bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits, uint32 hashes,
 }
 
 /*
- * A zeroed, empty filter whose bit array starts on a cache-line boundary, and
- * for a large filter on a 2 MB boundary, so that a 512-bit block of the
- * blocked scheme is one cache line and the bits lie on huge pages from the
- * first word.  The filter sits inside a larger chunk: it lives as long as its
- * context and must not be pfree'd.
+ * Room for a filter of `size` bytes whose bit array starts on a cache-line
+ * boundary, and for a large filter on a 2 MB boundary, so that a 512-bit
+ * block of the blocked scheme is one cache line and the bits lie on huge
+ * pages from the first word.  The filter sits inside a larger chunk, which
+ * *chunk returns (what pfree takes back).
+ */
+static bs_bloom *
+aligned_room(MemoryContext context, uint64 size, void **chunk)
+{
+	uintptr_t	alignment = size >= 4 * 1024 * 1024 ? 2 * 1024 * 1024 : PG_CACHE_LINE_SIZE;
+	uintptr_t	words;
+
+	check_alloc_size(size, alignment);
+	*chunk = MemoryContextAlloc(context, (Size) (size + alignment));
+	words = ((uintptr_t) *chunk + offsetof(bs_bloom, words) + alignment - 1) & ~(alignment - 1);
+	return (bs_bloom *) (words - offsetof(bs_bloom, words));
+}
+
+/*
+ * A zeroed, empty filter with its bit array aligned as aligned_room says.  It
+ * lives as long as its context and must not be pfree'd.
  */
 bs_bloom *
 bs_bloom_alloc_aligned(MemoryContext context, uint8 scheme, uint64 bits,
 					   uint32 hashes, uint64 seed)
 {
 	uint64		size = bs_bloom_total_bytes(bits);
-	uintptr_t	alignment = size >= 4 * 1024 * 1024 ? 2 * 1024 * 1024 : PG_CACHE_LINE_SIZE;
-	uintptr_t	words;
-	char	   *chunk;
+	void	   *chunk;
 
-	check_alloc_size(size, alignment);
-	chunk = MemoryContextAlloc(context, (Size) (size + alignment));
-	words = ((uintptr_t) chunk + offsetof(bs_bloom, words) + alignment - 1) & ~(alignment - 1);
-	return init_filter((bs_bloom *) (words - offsetof(bs_bloom, words)), size, scheme,
-					   bits, hashes, seed);
+	return init_filter(aligned_room(context, size, &chunk), size, scheme, bits, hashes,
+					   seed);
+}
+
+/*
+ * A copy of a valid filter with its bit array aligned as aligned_room says,
+ * huge pages asked for before the copy touches it; pfree *chunk to free it.
+ */
+bs_bloom *
+bs_bloom_copy_aligned(MemoryContext context, const bs_bloom *filter, void **chunk)
+{
+	Size		size = VARSIZE(filter);
+	bs_bloom   *copy = aligned_room(context, size, chunk);
+
+	bs_advise_huge_pages(copy, size);
+	memcpy(copy, filter, size);
+	return copy;
 }
 
 /*

@@ -28,6 +28,9 @@ bs_bloom   *bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits,
 /* The same with the bit array cache-line (large: 2 MB) aligned; not to be pfree'd. */
 bs_bloom   *bs_bloom_alloc_aligned(MemoryContext context, uint8 scheme, uint64 bits,
 								   uint32 hashes, uint64 seed);
+/* A copy of a filter, aligned the same way; pfree *chunk, not the copy. */
+bs_bloom   *bs_bloom_copy_aligned(MemoryContext context, const bs_bloom *filter,
+								  void **chunk);
 
 /* Ask for transparent huge pages on a large region before its first touch. */
 void		bs_advise_huge_pages(void *start, Size size);
