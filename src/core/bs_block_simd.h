@@ -44,19 +44,11 @@ bs_block_mask512(uint64_t b, uint32_t hashes)
 	const __m512i b_lanes = _mm512_set1_epi64((long long) b);
 	__m512i		mask = BS_BLOCK_CHUNK512(b_lanes, 0, tags, low9);
 
-	/* written out: a loop would shift by a register and not unroll */
-	if (hashes > 1)
-		mask = _mm512_or_si512(mask, BS_BLOCK_CHUNK512(b_lanes, 1, tags, low9));
-	if (hashes > 2)
-		mask = _mm512_or_si512(mask, BS_BLOCK_CHUNK512(b_lanes, 2, tags, low9));
-	if (hashes > 3)
-		mask = _mm512_or_si512(mask, BS_BLOCK_CHUNK512(b_lanes, 3, tags, low9));
-	if (hashes > 4)
-		mask = _mm512_or_si512(mask, BS_BLOCK_CHUNK512(b_lanes, 4, tags, low9));
-	if (hashes > 5)
-		mask = _mm512_or_si512(mask, BS_BLOCK_CHUNK512(b_lanes, 5, tags, low9));
-	if (hashes > 6)
-		mask = _mm512_or_si512(mask, BS_BLOCK_CHUNK512(b_lanes, 6, tags, low9));
+	/* unrolled, so that every shift is a constant */
+#pragma GCC unroll 7
+	for (uint32_t i = 1; i < 7; i++)
+		if (i < hashes)
+			mask = _mm512_or_si512(mask, BS_BLOCK_CHUNK512(b_lanes, i, tags, low9));
 	return mask;
 }
 
