@@ -40,6 +40,26 @@ SELECT (SELECT bloom_intersect_agg(f) FROM so_daily WHERE day <= 3) =
        (SELECT bloom_intersect(bloom_intersect(a.f, b.f), c.f) FROM so_daily a, so_daily b, so_daily c
         WHERE a.day = 1 AND b.day = 2 AND c.day = 3) AS intersect_agg_identical;
 
+-- Large filters (4 MB and more, TOASTed in the table): the aggregates give the
+-- bytes of folding the functions, with NULLs before, between and after them
+-- skipped, in any order, and as a running window.
+CREATE TABLE so_large AS
+SELECT n, CASE WHEN n % 2 = 1 THEN NULL
+               ELSE (SELECT bloom_agg(i, 4000000) FROM generate_series(n * 20000, n * 20000 + 59999) i) END AS f
+FROM generate_series(1, 7) n;
+SELECT count(*) FILTER (WHERE (bloom_info(f)).bytes > 4 * 1024 * 1024) AS large_filters,
+       count(*) FILTER (WHERE f IS NULL) AS nulls
+FROM so_large;
+SELECT bloom_union_agg(f ORDER BY n) = (SELECT a.f | b.f | c.f FROM so_large a, so_large b, so_large c
+                                       WHERE a.n = 2 AND b.n = 4 AND c.n = 6) AS union_identical,
+       bloom_intersect_agg(f ORDER BY n) = (SELECT a.f & b.f & c.f FROM so_large a, so_large b, so_large c
+                                           WHERE a.n = 2 AND b.n = 4 AND c.n = 6) AS intersect_identical,
+       bloom_union_agg(f ORDER BY n DESC) = bloom_union_agg(f ORDER BY n) AS order_free
+FROM so_large;
+SELECT n, bloom_union_agg(f) OVER w IS NOT DISTINCT FROM (SELECT bloom_union_agg(p.f ORDER BY p.n) FROM so_large p WHERE p.n <= s.n)
+       AS running_union_identical
+FROM so_large s WINDOW w AS (ORDER BY n) ORDER BY n;
+
 -- Operands must agree on every parameter: 22000, naming both values.
 SELECT bloom_create(100) | bloom_create(200);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
