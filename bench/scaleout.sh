@@ -9,7 +9,8 @@
 # gathering (parallel_leader_participation = off: as many scanning processes
 # as this machine has cores), the blocked scheme against count(id), GROUP BY
 # over 1,000 groups against hll_add_agg, and shows the plan of a membership
-# pre-filter in front of a join.  Each
+# pre-filter in front of a join, and what filling fresh memory costs
+# before and after (bench/fresh_memory.c).  Each
 # query runs once to warm up, then 5 times in interleaved rounds (a fresh psql
 # session per round); the figure is the median "Execution Time" of EXPLAIN
 # (ANALYZE, TIMING OFF).  Writes bench/results/scaleout.md.  Targets print as
@@ -109,12 +110,17 @@ round() {
 	done
 }
 WORK=$(mktemp -d /tmp/bloomsketch-scaleout.XXXXXX)
+# What fresh memory costs here, before and after the rounds: the parallel
+# bloom_agg fills far more fresh 12 MB buffers than the serial one.
+cc -O2 -o "$WORK/fresh_memory" "$BS_ROOT/bench/fresh_memory.c"
+"$WORK/fresh_memory" >"$WORK/fresh_before.txt"
 bs_log "warm-up round"
 round >/dev/null
 for r in $(seq 1 "$RUNS"); do
 	bs_log "round $r of $RUNS"
 	round >>"$WORK/times.tsv"
 done
+"$WORK/fresh_memory" >"$WORK/fresh_after.txt"
 
 mkdir -p "$RESULTS_DIR"
 python3 - "$WORK/times.tsv" "$ROWS" "$RUNS" "$HUGE_PAGES" >"$RESULTS_DIR/scaleout.md" <<'PY'
@@ -144,6 +150,12 @@ PY
 
 # The membership pre-filter: its Filter sits on the scan of t, below the join.
 {
+	echo
+	echo "Fresh memory on this machine (bench/fresh_memory.c), before and after the rounds:"
+	echo
+	echo '```'
+	cat "$WORK/fresh_before.txt" "$WORK/fresh_after.txt"
+	echo '```'
 	echo
 	echo "Plan of a join with a membership pre-filter (the filter is applied to t before the join):"
 	echo
