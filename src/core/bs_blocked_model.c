@@ -39,8 +39,8 @@ chain_init(block_chain *chain, uint32_t hashes)
 	{
 		const double s = BS_BLOCK_BITS;
 
-		chain->all_set[x] = pow((double) x / BS_BLOCK_BITS, hashes);
 		chain->stay[x] = (double) x / s;
+		chain->all_set[x] = pow(chain->stay[x], hashes);
 		chain->move[x] = x > 0 ? (s - (double) (x - 1)) / s : 0;
 	}
 }

@@ -327,8 +327,7 @@ pipelined_flatten_into(ExpandedObjectHeader *header, void *result, Size allocate
 	 * tuple first, so a partial state sent to the leader is mapped 4 kB at a
 	 * time before this runs.
 	 */
-	bs_advise_huge_pages(result, allocated_size);
-	memcpy(result, state->filter, allocated_size);
+	bs_copy_to_fresh(result, state->filter, allocated_size);
 }
 
 static const ExpandedObjectMethods pipelined_methods = {

@@ -86,8 +86,8 @@ bs_report(const bs_error *err, BsSource source)
  * not; and a fresh 12 MB region is mapped in 6 faults instead of 3,072.
  * Harmless where the kernel ignores the advice.
  */
-void
-bs_advise_huge_pages(void *start, Size size)
+static void
+advise_huge_pages(void *start, Size size)
 {
 #ifdef MADV_HUGEPAGE
 	const uintptr_t huge = 2 * 1024 * 1024;
@@ -107,7 +107,7 @@ static bs_bloom *
 init_filter(bs_bloom *filter, uint64 size, uint8 scheme, uint64 bits, uint32 hashes,
 			uint64 seed)
 {
-	bs_advise_huge_pages(filter, (Size) size);
+	advise_huge_pages(filter, (Size) size);
 	memset(filter, 0, (Size) size);
 	SET_VARSIZE(filter, size);
 	bs_bloom_init_scheme(filter, (bs_scheme) scheme, bits, hashes, seed);
@@ -115,17 +115,24 @@ init_filter(bs_bloom *filter, uint64 size, uint8 scheme, uint64 bits, uint32 has
 }
 
 /*
- * A copy of a plain (not toasted) varlena in the current memory context,
- * huge pages asked for before the copy touches it.
+ * Copy size bytes into fresh memory at dest, asking for huge pages before the
+ * copy first touches it.
  */
+void
+bs_copy_to_fresh(void *dest, const void *src, Size size)
+{
+	advise_huge_pages(dest, size);
+	memcpy(dest, src, size);
+}
+
+/* A copy of a plain (not toasted) varlena in the current memory context. */
 struct varlena *
 bs_copy_plain_varlena(const struct varlena *value)
 {
 	Size		size = VARSIZE(value);
 	struct varlena *copy = palloc(size);
 
-	bs_advise_huge_pages(copy, size);
-	memcpy(copy, value, size);
+	bs_copy_to_fresh(copy, value, size);
 	return copy;
 }
 
@@ -186,7 +193,7 @@ bs_bloom_alloc_aligned(MemoryContext context, uint8 scheme, uint64 bits,
 
 /*
  * A copy of a valid filter with its bit array aligned as aligned_room says,
- * huge pages asked for before the copy touches it; pfree *chunk to free it.
+ * on huge pages when large; pfree *chunk to free it.
  */
 bs_bloom *
 bs_bloom_copy_aligned(MemoryContext context, const bs_bloom *filter, void **chunk)
@@ -194,8 +201,7 @@ bs_bloom_copy_aligned(MemoryContext context, const bs_bloom *filter, void **chun
 	Size		size = VARSIZE(filter);
 	bs_bloom   *copy = aligned_room(context, size, chunk);
 
-	bs_advise_huge_pages(copy, size);
-	memcpy(copy, filter, size);
+	bs_copy_to_fresh(copy, filter, size);
 	return copy;
 }
 

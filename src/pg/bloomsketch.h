@@ -32,8 +32,8 @@ bs_bloom   *bs_bloom_alloc_aligned(MemoryContext context, uint8 scheme, uint64 b
 bs_bloom   *bs_bloom_copy_aligned(MemoryContext context, const bs_bloom *filter,
 								  void **chunk);
 
-/* Ask for transparent huge pages on a large region before its first touch. */
-void		bs_advise_huge_pages(void *start, Size size);
+/* Copy into fresh memory, asking for huge pages (when large) before touching it. */
+void		bs_copy_to_fresh(void *dest, const void *src, Size size);
 
 /* A copy of a plain varlena in the current context, on huge pages when large. */
 struct varlena *bs_copy_plain_varlena(const struct varlena *value);
