@@ -9,15 +9,19 @@
  * (toast relation, value id), and an inline compressed datum is its own bytes,
  * so comparing those few raw bytes identifies the value exactly.  Up to 256
  * such filters (64 MB) are kept per call site, for joins that alternate
- * between stored filters.  Plain
- * values need no detoasting; large constant ones are still copied once into
- * huge-page memory, others get only the O(1) shape check.
+ * between stored filters.  A large one (4 MB and more) is kept on huge pages
+ * with its bit array on a cache line; stored without compression, it is read
+ * from its TOAST table straight into that place.  Plain values need no
+ * detoasting; large constant ones are still copied once into huge-page
+ * memory, others get only the O(1) shape check.
  */
 #include "bloomsketch.h"
 
 #include "../core/bs_probe.h"
 
 #include "access/detoast.h"
+#include "access/table.h"
+#include "access/tableam.h"
 #include "common/hashfn.h"
 #include "utils/memutils.h"
 
@@ -179,6 +183,60 @@ remember_stored(FunctionCallInfo fcinfo, ProbeCache *cache,
 }
 
 /*
+ * A large stored filter that is not compressed, read from its TOAST table
+ * straight into private aligned room (bs_bloom_room_aligned): one pass over
+ * its bytes, where detoasting and then copying it would make two.  NULL for
+ * other values.  *chunk is what to pfree.
+ */
+static bs_bloom *
+fetch_uncompressed_aligned(FunctionCallInfo fcinfo, const struct varlena *raw, void **chunk)
+{
+	struct varatt_external pointer;
+	Size		size;
+	bs_bloom   *filter;
+	Relation	toast;
+
+	if (!VARATT_IS_EXTERNAL_ONDISK(raw))
+		return NULL;
+	VARATT_EXTERNAL_GET_POINTER(pointer, raw);
+	size = VARATT_EXTERNAL_GET_EXTSIZE(pointer) + VARHDRSZ;
+	if (VARATT_EXTERNAL_IS_COMPRESSED(pointer) || size < COPY_THRESHOLD)
+		return NULL;
+
+	filter = bs_bloom_room_aligned(fcinfo->flinfo->fn_mcxt, size, chunk);
+	SET_VARSIZE(filter, size);
+	toast = table_open(pointer.va_toastrelid, AccessShareLock);
+	table_relation_fetch_toast_slice(toast, pointer.va_valueid, (int32) (size - VARHDRSZ),
+									 0, (int32) (size - VARHDRSZ), (struct varlena *) filter);
+	table_close(toast, AccessShareLock);
+	check_shape_or_error(filter);
+	return filter;
+}
+
+/*
+ * Any other TOASTed filter, detoasted into the function's memory, and copied
+ * into aligned room when large.  *chunk is what to pfree.
+ */
+static bs_bloom *
+detoast_private(FunctionCallInfo fcinfo, struct varlena *raw, void **chunk)
+{
+	MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	bs_bloom   *filter = (bs_bloom *) detoast_attr(raw);
+
+	MemoryContextSwitchTo(old);
+	if (VARSIZE(filter) >= COPY_THRESHOLD)
+	{
+		bs_bloom   *copy = keep_copy(fcinfo, filter, chunk);
+
+		pfree(filter);
+		return copy;
+	}
+	check_shape_or_error(filter);
+	*chunk = filter;
+	return filter;
+}
+
+/*
  * The filter argument, detoasted and copied at most once per distinct value:
  *  - a TOAST pointer or an inline compressed datum is recognised by its raw
  *    bytes, which identify the stored value exactly;
@@ -196,7 +254,6 @@ cached_filter_arg(FunctionCallInfo fcinfo, int arg, ProbeCache *cache)
 	uint32		raw_hash;
 	bs_bloom   *filter;
 	void	   *chunk;
-	MemoryContext old;
 
 	if (!VARATT_IS_EXTENDED(raw))
 	{
@@ -238,19 +295,9 @@ cached_filter_arg(FunctionCallInfo fcinfo, int arg, ProbeCache *cache)
 	if ((filter = find_stored(cache, raw, raw_size, raw_hash)) != NULL)
 		return filter;
 
-	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-	filter = (bs_bloom *) detoast_attr(raw);
-	MemoryContextSwitchTo(old);
-	chunk = filter;
-	if (VARSIZE(filter) >= COPY_THRESHOLD)
-	{
-		bs_bloom   *copy = keep_copy(fcinfo, filter, &chunk);
-
-		pfree(filter);
-		filter = copy;
-	}
-	else
-		check_shape_or_error(filter);
+	filter = fetch_uncompressed_aligned(fcinfo, raw, &chunk);
+	if (filter == NULL)
+		filter = detoast_private(fcinfo, raw, &chunk);
 	remember_stored(fcinfo, cache, raw, raw_size, raw_hash, filter, chunk);
 	return filter;
 }

@@ -192,16 +192,27 @@ bs_bloom_alloc_aligned(MemoryContext context, uint8 scheme, uint64 bits,
 }
 
 /*
- * A copy of a valid filter with its bit array aligned as aligned_room says,
- * on huge pages when large; pfree *chunk to free it.
+ * Fresh room for a filter of `size` bytes with its bit array aligned as
+ * aligned_room says, on huge pages when large, for the caller to fill; pfree
+ * *chunk to free it.
  */
+bs_bloom *
+bs_bloom_room_aligned(MemoryContext context, Size size, void **chunk)
+{
+	bs_bloom   *room = aligned_room(context, size, chunk);
+
+	advise_huge_pages(room, size);
+	return room;
+}
+
+/* A copy of a valid filter in bs_bloom_room_aligned; pfree *chunk to free it. */
 bs_bloom *
 bs_bloom_copy_aligned(MemoryContext context, const bs_bloom *filter, void **chunk)
 {
 	Size		size = VARSIZE(filter);
-	bs_bloom   *copy = aligned_room(context, size, chunk);
+	bs_bloom   *copy = bs_bloom_room_aligned(context, size, chunk);
 
-	bs_copy_to_fresh(copy, filter, size);
+	memcpy(copy, filter, size);
 	return copy;
 }
 

@@ -28,6 +28,8 @@ bs_bloom   *bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits,
 /* The same with the bit array cache-line (large: 2 MB) aligned; not to be pfree'd. */
 bs_bloom   *bs_bloom_alloc_aligned(MemoryContext context, uint8 scheme, uint64 bits,
 								   uint32 hashes, uint64 seed);
+/* Room for a filter of size bytes, aligned the same way, to fill; pfree *chunk. */
+bs_bloom   *bs_bloom_room_aligned(MemoryContext context, Size size, void **chunk);
 /* A copy of a filter, aligned the same way; pfree *chunk, not the copy. */
 bs_bloom   *bs_bloom_copy_aligned(MemoryContext context, const bs_bloom *filter,
 								  void **chunk);
