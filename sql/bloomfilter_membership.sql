@@ -88,10 +88,10 @@ JOIN LATERAL (SELECT count(*) AS hits FROM mem_probes p WHERE bloom_contains((SE
 -- Stored filters of 4 MB and more are probed through a private copy (on huge
 -- pages, its bit array on a cache line): it answers as the value does when
 -- probed in place, for both schemes, and a call site that meets more than
--- 64 MB of them drops the oldest copies (28 filters of 4.8 MB here).  A
--- compressed one is detoasted and copied; one stored without compression
--- (mem_large_plain, STORAGE EXTERNAL) is read from its TOAST table straight
--- into the copy.
+-- 64 MB of them (with work_mem below that, as by default) drops the oldest
+-- copies (28 filters of 4.8 MB here).  A compressed one is detoasted and
+-- copied; one stored without compression (mem_large_plain, STORAGE EXTERNAL)
+-- is read from its TOAST table straight into the copy.
 CREATE TABLE mem_large AS
 SELECT n, s AS scheme,
        (SELECT bloom_agg(i, 4000000, 0.01, s) FROM generate_series(n * 1000, n * 1000 + 19999) i) AS f
@@ -127,3 +127,19 @@ JOIN (SELECT m.n, m.scheme, m.storage, j.joined
            LATERAL (SELECT count(*) AS joined FROM generate_series(1, 40000) i
                     WHERE bloom_contains(m.f, i)) j) j USING (n, scheme, storage)
 GROUP BY storage ORDER BY storage;
+
+-- A call site keeps stored filters up to 64 MB, or work_mem when that is
+-- larger: with work_mem at 256 MB, values that cycle row by row through all
+-- 28 large filters (134 MB) find each of them in the cache, and answer as
+-- probing one filter at a time does.
+SET work_mem = '256MB';
+SELECT count(*) AS probes, bool_and(cycled.hit = one_by_one.hit) AS cycling_answers_alike,
+       sum(cycled.hit::int) AS hits
+FROM (SELECT v, m.n, m.scheme, m.storage, bloom_contains(m.f, v) AS hit
+      FROM generate_series(0, 40000, 200) v
+      CROSS JOIN LATERAL (SELECT * FROM mem_large_all WHERE v IS NOT NULL OFFSET 0) m) cycled
+JOIN (SELECT m.n, m.scheme, m.storage, v, bloom_contains(m.f, v) AS hit
+      FROM mem_large_all m
+      CROSS JOIN LATERAL (SELECT v FROM generate_series(0, 40000, 200) v WHERE m.n IS NOT NULL OFFSET 0) s) one_by_one
+USING (v, n, scheme, storage);
+RESET work_mem;

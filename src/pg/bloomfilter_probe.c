@@ -8,12 +8,12 @@
  * as the raw datum is the same: an on-disk TOAST pointer names its value by
  * (toast relation, value id), and an inline compressed datum is its own bytes,
  * so comparing those few raw bytes identifies the value exactly.  Up to 256
- * such filters (64 MB) are kept per call site, for joins that alternate
- * between stored filters.  A large one (4 MB and more) is kept on huge pages
- * with its bit array on a cache line; stored without compression, it is read
- * from its TOAST table straight into that place.  Plain values need no
- * detoasting; large constant ones are still copied once into huge-page
- * memory, others get only the O(1) shape check.
+ * such filters (64 MB, or work_mem if larger) are kept per call site, for
+ * joins that alternate between stored filters.  A large one (4 MB and more)
+ * is kept on huge pages with its bit array on a cache line; stored without
+ * compression, it is read from its TOAST table straight into that place.
+ * Plain values need no detoasting; large constant ones are still copied once
+ * into huge-page memory, others get only the O(1) shape check.
  */
 #include "bloomsketch.h"
 
@@ -34,10 +34,9 @@
  * Stored filters remembered per call site.  A join that probes several
  * stored filters in turn (one per day, say) finds each of them here instead
  * of detoasting it again; the least recently used one is dropped when there
- * are too many or they take too much memory.
+ * are too many or they take more than bs_stored_cache_budget().
  */
 #define CACHED_FILTERS 256
-#define CACHED_BYTES (64 * 1024 * 1024)
 
 typedef struct CachedFilter
 {
@@ -164,7 +163,7 @@ remember_stored(FunctionCallInfo fcinfo, ProbeCache *cache,
 				oldest = entry;
 		}
 		if (oldest == NULL ||
-			(used < CACHED_FILTERS && cache->stored_bytes + VARSIZE(filter) <= CACHED_BYTES))
+			(used < CACHED_FILTERS && cache->stored_bytes + VARSIZE(filter) <= bs_stored_cache_budget()))
 			break;
 		forget_stored(cache, oldest);
 	}

@@ -125,6 +125,21 @@ bs_copy_to_fresh(void *dest, const void *src, Size size)
 	memcpy(dest, src, size);
 }
 
+/*
+ * The cache of stored values at a call site (bloom_contains, cms_estimate)
+ * follows work_mem where that is the larger, as a hash join's table does:
+ * a join that cycles row by row through more stored values than the cache
+ * holds detoasts one of them on every row.
+ */
+Size
+bs_stored_cache_budget(void)
+{
+	const Size	floor_bytes = 64 * 1024 * 1024;
+	Size		work_mem_bytes = (Size) work_mem * 1024;
+
+	return Max(floor_bytes, work_mem_bytes);
+}
+
 /* A copy of a plain (not toasted) varlena in the current memory context. */
 struct varlena *
 bs_copy_plain_varlena(const struct varlena *value)

@@ -34,6 +34,12 @@ bs_bloom   *bs_bloom_room_aligned(MemoryContext context, Size size, void **chunk
 bs_bloom   *bs_bloom_copy_aligned(MemoryContext context, const bs_bloom *filter,
 								  void **chunk);
 
+/*
+ * How many bytes of detoasted stored values one call site of a probing
+ * function may keep for the rest of the query: 64 MB, or work_mem if larger.
+ */
+Size		bs_stored_cache_budget(void);
+
 /* Copy into fresh memory, asking for huge pages (when large) before touching it. */
 void		bs_copy_to_fresh(void *dest, const void *src, Size size);
 

@@ -141,13 +141,13 @@ count_to_int64(uint64 count, const char *what)
  * stored sketch of any useful size arrives TOASTed, and detoasting it per row
  * would cost O(w d) per row.  So each call site keeps the detoasted copies of
  * the stored sketches it has seen, up to CACHED_SKETCHES of them and
- * CACHED_BYTES in all, the least recently used dropped first: an on-disk
- * TOAST pointer names its value exactly (toast relation and value id), and an
- * inline compressed datum is its own bytes, so comparing those few raw bytes
- * finds the copy.  The entry hit last is tried first, without hashing.
+ * bs_stored_cache_budget() bytes in all, the least recently used dropped
+ * first: an on-disk TOAST pointer names its value exactly (toast relation and
+ * value id), and an inline compressed datum is its own bytes, so comparing
+ * those few raw bytes finds the copy.  The entry hit last is tried first,
+ * without hashing.
  */
 #define CACHED_SKETCHES 64
-#define CACHED_BYTES (64 * 1024 * 1024)
 
 typedef struct CachedSketch
 {
@@ -255,7 +255,7 @@ remember_stored(FunctionCallInfo fcinfo, CmsCache *cache,
 				oldest = entry;
 		}
 		if (oldest == NULL ||
-			(used < CACHED_SKETCHES && cache->stored_bytes + VARSIZE(sketch) <= CACHED_BYTES))
+			(used < CACHED_SKETCHES && cache->stored_bytes + VARSIZE(sketch) <= bs_stored_cache_budget()))
 			break;
 		forget_stored(cache, oldest);
 	}
