@@ -146,6 +146,7 @@ remember_stored(FunctionCallInfo fcinfo, ProbeCache *cache,
 				bs_bloom *filter, void *chunk)
 {
 	CachedFilter *slot = NULL;
+	Size		budget = bs_stored_cache_budget();
 
 	for (;;)
 	{
@@ -163,7 +164,7 @@ remember_stored(FunctionCallInfo fcinfo, ProbeCache *cache,
 				oldest = entry;
 		}
 		if (oldest == NULL ||
-			(used < CACHED_FILTERS && cache->stored_bytes + VARSIZE(filter) <= bs_stored_cache_budget()))
+			(used < CACHED_FILTERS && cache->stored_bytes + VARSIZE(filter) <= budget))
 			break;
 		forget_stored(cache, oldest);
 	}
@@ -201,6 +202,13 @@ fetch_uncompressed_aligned(FunctionCallInfo fcinfo, const struct varlena *raw, v
 	size = VARATT_EXTERNAL_GET_EXTSIZE(pointer) + VARHDRSZ;
 	if (VARATT_EXTERNAL_IS_COMPRESSED(pointer) || size < COPY_THRESHOLD)
 		return NULL;
+	/* an uncompressed value's two sizes agree; a damaged pointer is refused */
+	if ((Size) pointer.va_rawsize != size || size > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("stored bloomfilter has a damaged TOAST pointer"),
+				 errdetail("It gives a raw size of %d bytes and a stored size of %zu bytes.",
+						   pointer.va_rawsize, size)));
 
 	filter = bs_bloom_room_aligned(fcinfo->flinfo->fn_mcxt, size, chunk);
 	SET_VARSIZE(filter, size);

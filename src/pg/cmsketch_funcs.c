@@ -238,6 +238,7 @@ remember_stored(FunctionCallInfo fcinfo, CmsCache *cache,
 				const struct varlena *raw, Size raw_size, bs_cms *sketch)
 {
 	CachedSketch *slot = NULL;
+	Size		budget = bs_stored_cache_budget();
 
 	for (;;)
 	{
@@ -255,7 +256,7 @@ remember_stored(FunctionCallInfo fcinfo, CmsCache *cache,
 				oldest = entry;
 		}
 		if (oldest == NULL ||
-			(used < CACHED_SKETCHES && cache->stored_bytes + VARSIZE(sketch) <= bs_stored_cache_budget()))
+			(used < CACHED_SKETCHES && cache->stored_bytes + VARSIZE(sketch) <= budget))
 			break;
 		forget_stored(cache, oldest);
 	}
