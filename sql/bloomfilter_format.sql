@@ -23,8 +23,9 @@ SELECT (SELECT count(*) FROM generate_series(1, 26) i WHERE bloom_contains(f, ch
        bloom_contains(f, 'A') AS upper_a
 FROM fmt_v1 WHERE what LIKE 'text%';
 SELECT bloom_contains(f, '6ba7b810-9dad-11d1-80b4-00c04fd430c8'::uuid) AS uuid_found FROM fmt_v1 WHERE what = 'uuid';
-SELECT bloom_contains(f, '10.0.0.1'::inet) AS inet_found, bloom_contains(f, '10.0.0.2'::inet) AS other_inet
-FROM fmt_v1 WHERE what = 'inet (other)';
+-- Values of family other were hashed through their binary send form in format
+-- version 1; such a filter is refused with a hint to rebuild it.
+SELECT bloom_contains(f, '10.0.0.1'::inet) AS inet_found FROM fmt_v1 WHERE what = 'inet (other)';
 -- Filters built now with the same parameters still combine with them.
 SELECT (f | (SELECT bloom_agg(i::bigint, 1000, 0.01) FROM generate_series(1001, 1010) i)) IS NOT NULL AS combines
 FROM fmt_v1 WHERE what LIKE 'integer%';

@@ -39,7 +39,7 @@ FROM good, LATERAL (VALUES
 	('truncated header', substring(f::bytea FROM 1 FOR 20)),
 	('truncated bits', substring(f::bytea FROM 1 FOR 51)),
 	('trailing byte', f::bytea || '\x00'::bytea),
-	('wrong version', set_byte(f::bytea, 0, 2)),
+	('wrong version', set_byte(f::bytea, 0, 3)),
 	('version 0', set_byte(f::bytea, 0, 0)),
 	('unknown scheme', set_byte(f::bytea, 1, 9)),
 	('unknown family', set_byte(f::bytea, 2, 200)),
@@ -65,8 +65,8 @@ FROM good, LATERAL (VALUES
 	('empty', ''),
 	('no prefix', substring(f::text FROM 7)),
 	('wrong magic', 'bloomx' || substring(f::text FROM 6)),
-	('wrong version', replace(f::text, ':v1:', ':v2:')),
-	('version with leading zero', replace(f::text, ':v1:', ':v01:')),
+	('wrong version', replace(f::text, ':v2:', ':v3:')),
+	('version with leading zero', replace(f::text, ':v2:', ':v02:')),
 	('unknown scheme', replace(f::text, ':double:', ':triple:')),
 	('unknown family', replace(f::text, ':integer:', ':complex:')),
 	('k = 0', regexp_replace(f::text, ':k=[0-9]+:', ':k=0:')),
@@ -89,7 +89,7 @@ FROM good, LATERAL (VALUES
 
 -- The same checks guard binary COPY (see bloomfilter_io) and errors carry a
 -- detail that says what was wrong.
-SELECT set_byte(f::bytea, 0, 2)::bloomfilter FROM good;
+SELECT set_byte(f::bytea, 0, 3)::bloomfilter FROM good;
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT replace(f::text, ':m=97:', ':m=131:')::bloomfilter FROM good;
 \echo SQLSTATE :LAST_ERROR_SQLSTATE

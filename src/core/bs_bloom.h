@@ -16,7 +16,44 @@
 
 #include "bs_error.h"
 
-#define BS_BLOOM_FORMAT_VERSION 1
+/*
+ * Version 2 hashes text as UTF-8 and values of family other through their
+ * canonical forms; version 1 (text in the database encoding, other through
+ * the binary send form) is still read.
+ */
+#define BS_BLOOM_FORMAT_VERSION 2
+#define BS_BLOOM_OLDEST_VERSION 1
+
+/* True when a value of a family hashes alike in format versions 1 and 2. */
+static inline bool
+bs_family_hash_stable(uint8_t family)
+{
+	return family != 2 && family != 11;	/* text and other changed */
+}
+
+/*
+ * Whether values of versions va and vb, holding families fa and fb, can be
+ * combined: the same version, or one of them empty (family 0), or the older
+ * one's family hashing alike in both.
+ */
+static inline bool
+bs_versions_combine(uint8_t va, uint8_t fa, uint8_t vb, uint8_t fb)
+{
+	if (va == vb || fa == 0 || fb == 0)
+		return true;
+	return bs_family_hash_stable(va < vb ? fa : fb);
+}
+
+/* The version of their combination: that of the side with values, else the newer. */
+static inline uint8_t
+bs_combined_version(uint8_t va, uint8_t fa, uint8_t vb, uint8_t fb)
+{
+	if (fa == 0 && fb != 0)
+		return vb;
+	if (fb == 0 && fa != 0)
+		return va;
+	return va > vb ? va : vb;
+}
 
 /*
  * Probing schemes: how the k positions of a value are derived (KM 2008,
@@ -40,7 +77,8 @@ typedef enum bs_scheme
 #define BS_BLOCKED_MAX_HASHES 64
 
 /*
- * Value families: which values hash alike.  Stored in each filter so that a
+ * Value families: which values hash alike.  (bs_family_hash_stable above
+ * names text and other by number.)  Stored in each filter so that a
  * probe with a value of another family is refused rather than answered "no".
  */
 typedef enum bs_family

@@ -44,10 +44,10 @@ words_from_le(const uint8_t *in, uint64_t count, uint64_t *words)
 bs_status
 bs_bloom_check_params(const bs_bloom_params *p, bs_error *err)
 {
-	if (p->version != BS_BLOOM_FORMAT_VERSION)
+	if (p->version < BS_BLOOM_OLDEST_VERSION || p->version > BS_BLOOM_FORMAT_VERSION)
 		return bs_fail(err, BS_ERR_FORMAT, "unsupported bloomfilter format version",
-					   "The value has format version %u; this version of bloomsketch reads version %u.",
-					   p->version, BS_BLOOM_FORMAT_VERSION);
+					   "The value has format version %u; this version of bloomsketch reads versions %u to %u.",
+					   p->version, BS_BLOOM_OLDEST_VERSION, BS_BLOOM_FORMAT_VERSION);
 	if (p->scheme < 1 || p->scheme > BS_SCHEME_LAST)
 		return bs_fail(err, BS_ERR_FORMAT, "unknown bloomfilter probing scheme",
 					   "The value has scheme code %u.", p->scheme);
@@ -97,7 +97,8 @@ bs_bloom_check_words(const bs_bloom *filter, bs_error *err)
 bs_status
 bs_bloom_check_shape(const bs_bloom *filter, uint64_t total_bytes, bs_error *err)
 {
-	if (filter->version != BS_BLOOM_FORMAT_VERSION ||
+	if (filter->version < BS_BLOOM_OLDEST_VERSION ||
+		filter->version > BS_BLOOM_FORMAT_VERSION ||
 		filter->family > BS_FAMILY_LAST ||
 		filter->bits > BS_BLOOM_MAX_BITS ||
 		!bs_scheme_shape_safe(filter->scheme, filter->bits, filter->hashes) ||
@@ -291,7 +292,7 @@ bs_bloom_parse_text_header(const char *text, size_t length, bs_bloom_params *p,
 		!bs_parse_decimal(field[1] + 1, field_length[1] - 1, &value) || value > 255)
 		return syntax_error(err, "The format version must be written v<number>.");
 	p->version = (uint8_t) value;
-	if (p->version != BS_BLOOM_FORMAT_VERSION)
+	if (p->version < BS_BLOOM_OLDEST_VERSION || p->version > BS_BLOOM_FORMAT_VERSION)
 		return bs_bloom_check_params(p, err);
 
 	if (!parse_scheme(field[2], field_length[2], &p->scheme))

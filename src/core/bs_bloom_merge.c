@@ -8,9 +8,10 @@
 bs_status
 bs_bloom_check_compatible(const bs_bloom *a, const bs_bloom *b, bs_error *err)
 {
-	if (a->version != b->version)
+	if (!bs_versions_combine(a->version, a->family, b->version, b->family))
 		return bs_fail(err, BS_ERR_MISMATCH, "bloomfilter format versions differ",
-					   "One filter has format version %u, the other %u.", a->version, b->version);
+					   "One filter has format version %u, the other %u, and their value family hashes differently in the two.",
+					   a->version, b->version);
 	if (a->scheme != b->scheme)
 		return bs_fail(err, BS_ERR_MISMATCH, "bloomfilter probing schemes differ",
 					   "One filter uses scheme \"%s\", the other \"%s\".",
@@ -50,6 +51,7 @@ bs_bloom_union_into(bs_bloom *a, const bs_bloom *b)
 	for (uint64_t i = 0; i < words; i++)
 		dst[i] |= src[i];
 	a->items = a->items > UINT64_MAX - b->items ? UINT64_MAX : a->items + b->items;
+	a->version = bs_combined_version(a->version, a->family, b->version, b->family);
 	if (a->family == BS_FAMILY_NONE)
 	{
 		a->family = b->family;
@@ -69,6 +71,7 @@ bs_bloom_intersect_into(bs_bloom *a, const bs_bloom *b)
 	/* an intersection holds at most as many values as either side */
 	if (b->items < a->items)
 		a->items = b->items;
+	a->version = bs_combined_version(a->version, a->family, b->version, b->family);
 	if (a->family == BS_FAMILY_NONE)
 	{
 		a->family = b->family;

@@ -212,9 +212,10 @@ bs_cms_estimate(const bs_cms *cms, const bs_cms_probe *probe, const void *data,
 bs_status
 bs_cms_check_compatible(const bs_cms *a, const bs_cms *b, bs_error *err)
 {
-	if (a->version != b->version)
+	if (!bs_versions_combine(a->version, a->family, b->version, b->family))
 		return bs_fail(err, BS_ERR_MISMATCH, "cmsketch format versions differ",
-					   "One sketch has format version %u, the other %u.", a->version, b->version);
+					   "One sketch has format version %u, the other %u, and their value family hashes differently in the two.",
+					   a->version, b->version);
 	if (a->width != b->width)
 		return bs_fail(err, BS_ERR_MISMATCH, "cmsketch widths differ",
 					   "One sketch has w = %u, the other w = %u.", a->width, b->width);
@@ -246,6 +247,7 @@ bs_cms_check_compatible(const bs_cms *a, const bs_cms *b, bs_error *err)
 static void
 adopt_family(bs_cms *a, const bs_cms *b)
 {
+	a->version = bs_combined_version(a->version, a->family, b->version, b->family);
 	if (a->family == BS_FAMILY_NONE)
 	{
 		a->family = b->family;

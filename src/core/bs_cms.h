@@ -32,7 +32,9 @@
 #include "bs_bloom.h"			/* bs_family, bs_family_name, bs_family_token */
 #include "bs_error.h"
 
-#define BS_CMS_FORMAT_VERSION 1
+/* Version 2 hashes as bloomfilter's version 2 does (bs_bloom.h). */
+#define BS_CMS_FORMAT_VERSION 2
+#define BS_CMS_OLDEST_VERSION 1
 
 #define BS_CMS_MIN_WIDTH 2
 #define BS_CMS_MAX_DEPTH UINT16_MAX

@@ -47,10 +47,10 @@ bs_cms_check_params(const bs_cms_params *p, bs_error *err)
 	uint64_t	bytes;
 	bs_status	status;
 
-	if (p->version != BS_CMS_FORMAT_VERSION)
+	if (p->version < BS_CMS_OLDEST_VERSION || p->version > BS_CMS_FORMAT_VERSION)
 		return bs_fail(err, BS_ERR_FORMAT, "unsupported cmsketch format version",
-					   "The value has format version %u; this version of bloomsketch reads version %u.",
-					   p->version, BS_CMS_FORMAT_VERSION);
+					   "The value has format version %u; this version of bloomsketch reads versions %u to %u.",
+					   p->version, BS_CMS_OLDEST_VERSION, BS_CMS_FORMAT_VERSION);
 	if (p->reserved16 != 0)
 		return bs_fail(err, BS_ERR_FORMAT, "reserved cmsketch header field is not zero",
 					   "The reserved field holds %u; it must be 0.", p->reserved16);
@@ -159,7 +159,8 @@ bs_cms_validate(const bs_cms *cms, uint64_t total_bytes, bs_error *err)
 bs_status
 bs_cms_check_shape(const bs_cms *cms, uint64_t total_bytes, bs_error *err)
 {
-	if (cms->version != BS_CMS_FORMAT_VERSION || cms->family > BS_FAMILY_LAST ||
+	if (cms->version < BS_CMS_OLDEST_VERSION || cms->version > BS_CMS_FORMAT_VERSION ||
+		cms->family > BS_FAMILY_LAST ||
 		cms->width < BS_CMS_MIN_WIDTH || cms->depth < 1 || cms->copies < 1 ||
 		cms->depth > cms->width ||
 		total_bytes != sizeof(bs_cms) + (unsigned __int128) 8 * cms->copies * cms->depth * cms->width)
@@ -337,7 +338,7 @@ bs_cms_parse_text_header(const char *text, size_t length, bs_cms_params *p,
 		!bs_parse_decimal(field[1] + 1, field_length[1] - 1, &value) || value > 255)
 		return syntax_error(err, "The format version must be written v<number>.");
 	p->version = (uint8_t) value;
-	if (p->version != BS_CMS_FORMAT_VERSION)
+	if (p->version < BS_CMS_OLDEST_VERSION || p->version > BS_CMS_FORMAT_VERSION)
 		return bs_cms_check_params(p, err);
 
 	if (!bs_parse_family_token(field[2], field_length[2], &p->family, &p->type_tag))

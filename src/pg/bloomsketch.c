@@ -79,6 +79,16 @@ bs_report(const bs_error *err, BsSource source)
 	pg_unreachable();
 }
 
+void
+not_in_aggregate_error(const char *function, const char *instead)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("%s can only be called by an aggregate", function),
+			 errdetail("It updates the aggregate's state in place."),
+			 errhint("Call the aggregate, or %s for a single value.", instead)));
+}
+
 /*
  * Ask for transparent huge pages on a large filter before it is first
  * touched.  Probes land on k random words: with 4 kB pages a filter of a few

@@ -7,6 +7,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "lib/stringinfo.h"
 #include "port/pg_bswap.h"
 
 #include "../core/bs_bloom.h"
@@ -18,6 +19,10 @@ typedef enum BsSource
 	BS_SOURCE_TEXT,				/* 22P02 */
 	BS_SOURCE_BINARY			/* 22P03 */
 } BsSource;
+
+/* 0A000 for a transition function called outside an aggregate. */
+pg_attribute_noreturn() void not_in_aggregate_error(const char *function,
+													 const char *instead);
 
 /* Raise the error a core function reported. */
 pg_attribute_noreturn() void bs_report(const bs_error *err, BsSource source);
@@ -58,19 +63,48 @@ uint8		bs_scheme_or_error(text *name);
 /* Estimates from the filter's set bits (bloomfilter_estimate.c). */
 double		bs_bloom_estimated_items(const bs_bloom *filter);
 
-/* ---- value families (value_family.c) ---- */
+/* ---- value families (value_family.c, value_structured.c) ---- */
+
+/* Which canonical form a value of family BS_FAMILY_OTHER takes. */
+typedef enum OtherForm
+{
+	OTHER_NONE = 0,
+	OTHER_ARRAY,
+	OTHER_RANGE,
+	OTHER_RECORD,
+	OTHER_JSONB,
+	OTHER_TIME,
+	OTHER_TIMETZ,
+	OTHER_INTERVAL,
+	OTHER_INET,
+	OTHER_MACADDR
+} OtherForm;
+
+struct RecordKind;
+struct TypeCacheEntry;
 
 /* How values of one SQL type become canonical bytes. */
 typedef struct ValueKind
 {
 	Oid			typid;			/* the argument's type */
 	uint8		family;			/* bs_family */
-	uint32		type_tag;		/* for BS_FAMILY_OTHER */
+	uint32		type_tag;		/* BS_FAMILY_OTHER: hash of the signature */
 	bool		is_bpchar;		/* text family: ignore trailing blanks */
 	bool		is_name;		/* text family: fixed-size NUL-padded name */
+	bool		is_char;		/* text family: the one-byte "char" type */
+	bool		to_utf8;		/* text family: convert from the database encoding */
 	int16		int_width;		/* integer family: 2, 4 or 8 */
 	bool		is_float4;		/* float family: widen from float4 */
-	FmgrInfo	send;			/* BS_FAMILY_OTHER: the type's send function */
+	uint8		other;			/* BS_FAMILY_OTHER: OtherForm */
+	/* arrays and ranges: the element's kind and storage */
+	struct ValueKind *element;
+	int16		element_length;
+	bool		element_byval;
+	char		element_align;
+	struct TypeCacheEntry *range_type;
+	/* records: the row type's column kinds, resolved per row type */
+	struct RecordKind *record;
+	MemoryContext context;
 } ValueKind;
 
 /* The canonical bytes of one value; free with canonical_release. */
@@ -82,16 +116,49 @@ typedef struct CanonicalBytes
 	void	   *allocated;
 } CanonicalBytes;
 
-void		value_kind_init(ValueKind *kind, Oid typid, MemoryContext context);
+/*
+ * The kind of values of type typid compared under collation, or an error
+ * (0A000) for a type that has no canonical form.
+ */
+void		value_kind_init(ValueKind *kind, Oid typid, Oid collation, MemoryContext context);
+
+/* The kind of a function's argument argnum, in the function's memory context. */
+void		value_kind_for_arg(ValueKind *kind, FunctionCallInfo fcinfo, int argnum);
+
+/* The family signature behind a kind's type tag, e.g. "array(integer)". */
+char	   *value_kind_signature(const ValueKind *kind);
+
+/* An anonymous record's tag: that of the row type hashed last. */
+uint32		record_kind_tag(const struct RecordKind *record);
+
+/* The type tag to store and compare. */
+static inline uint32
+value_kind_tag(const ValueKind *kind)
+{
+	return likely(kind->record == NULL) ? kind->type_tag : record_kind_tag(kind->record);
+}
 
 /* canonical_bytes for the families whose bytes live in a varlena or need work. */
 void		canonical_bytes_general(const ValueKind *kind, Datum value, CanonicalBytes *out);
+
+/* Structured values (value_structured.c): kinds and canonical forms. */
+bool		structured_kind_init(ValueKind *kind, Oid base, Oid collation);
+void		structured_canonical(const ValueKind *kind, Datum value, CanonicalBytes *out);
+char	   *structured_signature(const ValueKind *kind);
+/* Append a nested value's self-delimiting canonical form. */
+void		canonical_append(const ValueKind *kind, Datum value, StringInfo out);
 
 /* The 22023 error, with a hint, for a value of the wrong family. */
 pg_attribute_noreturn() void family_mismatch_error(const char *type_name,
 													const char *noun, uint8 family,
 													uint32 type_tag,
 													const ValueKind *kind);
+
+/*
+ * Error unless a value of this format version hashes its family as this
+ * version does (out of line: only older values reach it).
+ */
+void		check_hash_rules(const char *type_name, uint8 version, uint8 family);
 
 /* One 8-byte little-endian store (read back by the hash without a stall). */
 static inline void
@@ -103,10 +170,17 @@ store_le64(uint8 *out, uint64 v)
 	memcpy(out, &v, sizeof(v));
 }
 
+/* A varlena whose bytes lie in place: neither compressed nor out of line. */
+static inline bool
+varlena_is_plain(const struct varlena *v)
+{
+	return !VARATT_IS_EXTERNAL(v) && !VARATT_IS_COMPRESSED(v);
+}
+
 /*
  * The canonical bytes of one value (value_family.c explains them); free with
- * canonical_release.  Inline for the fixed-size families, which are the
- * common case on the per-row paths.
+ * canonical_release.  Inline for the fixed-size families and plain text,
+ * which are the common case on the per-row paths.
  */
 static pg_attribute_always_inline void
 canonical_bytes(const ValueKind *kind, Datum value, CanonicalBytes *out)
@@ -133,9 +207,9 @@ canonical_bytes(const ValueKind *kind, Datum value, CanonicalBytes *out)
 			{
 				struct varlena *v = (struct varlena *) DatumGetPointer(value);
 
-				/* text or bytea stored plainly: its bytes, in place */
-				if (!kind->is_bpchar && !kind->is_name &&
-					(VARATT_IS_SHORT(v) || !VARATT_IS_EXTENDED(v)))
+				/* text or bytea stored plainly, needing no conversion: in place */
+				if (!kind->is_bpchar && !kind->is_name && !kind->is_char &&
+					!kind->to_utf8 && varlena_is_plain(v))
 				{
 					out->data = VARDATA_ANY(v);
 					out->length = VARSIZE_ANY_EXHDR(v);
@@ -156,11 +230,18 @@ canonical_release(CanonicalBytes *bytes)
 		pfree(bytes->allocated);
 }
 
-/* Error (22023, with a hint) unless the filter accepts values of this kind. */
+/*
+ * Error (22023, with a hint) unless the filter accepts values of this kind;
+ * the value's canonical bytes must have been taken first (an anonymous
+ * record's tag comes from its row type).
+ */
 static inline void
 check_family(const bs_bloom *filter, const ValueKind *kind)
 {
-	if (unlikely(filter->family != kind->family || filter->type_tag != kind->type_tag) &&
+	if (unlikely(filter->version != BS_BLOOM_FORMAT_VERSION))
+		check_hash_rules("bloomfilter", filter->version, filter->family);
+	if (unlikely(filter->family != kind->family ||
+				 filter->type_tag != value_kind_tag(kind)) &&
 		filter->family != BS_FAMILY_NONE)
 		family_mismatch_error("bloomfilter", "filter", filter->family, filter->type_tag, kind);
 }
@@ -171,8 +252,9 @@ adopt_family(bs_bloom *filter, const ValueKind *kind)
 {
 	if (unlikely(filter->family == BS_FAMILY_NONE))
 	{
+		filter->version = BS_BLOOM_FORMAT_VERSION;	/* its values hash as this version says */
 		filter->family = kind->family;
-		filter->type_tag = kind->type_tag;
+		filter->type_tag = value_kind_tag(kind);
 	}
 	else
 		check_family(filter, kind);

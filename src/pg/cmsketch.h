@@ -35,7 +35,9 @@ void		cms_check_shape_or_error(const bs_cms *cms);
 static inline void
 cms_check_family(const bs_cms *cms, const ValueKind *kind)
 {
-	if (unlikely(cms->family != kind->family || cms->type_tag != kind->type_tag) &&
+	if (unlikely(cms->version != BS_CMS_FORMAT_VERSION))
+		check_hash_rules("cmsketch", cms->version, cms->family);
+	if (unlikely(cms->family != kind->family || cms->type_tag != value_kind_tag(kind)) &&
 		cms->family != BS_FAMILY_NONE)
 		family_mismatch_error("cmsketch", "sketch", cms->family, cms->type_tag, kind);
 }
@@ -46,8 +48,9 @@ cms_adopt_family(bs_cms *cms, const ValueKind *kind)
 {
 	if (unlikely(cms->family == BS_FAMILY_NONE))
 	{
+		cms->version = BS_CMS_FORMAT_VERSION;	/* its values hash as this version says */
 		cms->family = kind->family;
-		cms->type_tag = kind->type_tag;
+		cms->type_tag = value_kind_tag(kind);
 	}
 	else
 		cms_check_family(cms, kind);
@@ -89,11 +92,11 @@ cms_add_value(bs_cms *cms, const bs_cms_probe *probe, const ValueKind *kind,
 
 	if (unlikely(count < 0))
 		cms_negative_count_error(count);
-	cms_adopt_family(cms, kind);
 	/* count <= PG_INT64_MAX, so the subtraction cannot wrap */
 	if (unlikely(cms->total > (uint64) PG_INT64_MAX - (uint64) count))
 		cms_total_range_error(cms->total, (uint64) count);
 	canonical_bytes(kind, value, &bytes);
+	cms_adopt_family(cms, kind);
 	if (additive)
 		(void) bs_cms_add_additive_inline(cms, probe, bytes.data, bytes.length, (uint64) count);
 	else if (unlikely(!bs_cms_add_inline(cms, probe, bytes.data, bytes.length, (uint64) count)))

@@ -68,8 +68,7 @@ agg_cache_create(FunctionCallInfo fcinfo)
 
 	cache->additive = PG_ARGISNULL(0);
 
-	value_kind_init(&cache->kind, get_fn_expr_argtype(fcinfo->flinfo, 1),
-					fcinfo->flinfo->fn_mcxt);
+	value_kind_for_arg(&cache->kind, fcinfo, 1);
 	fcinfo->flinfo->fn_extra = cache;
 	return cache;
 }
@@ -109,9 +108,8 @@ cms_agg_trans(PG_FUNCTION_ARGS)
 	int64		count = 1;
 
 	/* AggCheckCallContext, inline for the common case of an Agg node */
-	if (unlikely(fcinfo->context == NULL || !IsA(fcinfo->context, AggState)) &&
-		!AggCheckCallContext(fcinfo, NULL))
-		elog(ERROR, "cms_agg_trans called in non-aggregate context");
+	if (unlikely(!AggCheckCallContext(fcinfo, NULL)))
+		not_in_aggregate_error("cms_agg_trans", "cms_add(sketch, value, count)");
 
 	if (PG_ARGISNULL(1) || (weighted && PG_ARGISNULL(2)))
 	{

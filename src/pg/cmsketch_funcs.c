@@ -8,6 +8,7 @@
  * returned as bigint.
  */
 #include "cmsketch.h"
+#include "stored_cache.h"
 
 #include <math.h>
 
@@ -17,9 +18,6 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
-
-/* Raw datums up to this size are compared byte for byte to find a cache hit. */
-#define RAW_CACHE_LIMIT 65536
 
 #ifndef M_E
 #define M_E 2.71828182845904523536
@@ -135,40 +133,13 @@ count_to_int64(uint64 count, const char *what)
 
 /* ---- per-call-site cache: value kind, probing constants, detoasted sketches ---- */
 
-/*
- * cms_estimate is called once per row, usually with the same stored sketch on
- * every row (a scalar subquery, a join against a table of daily sketches).  A
- * stored sketch of any useful size arrives TOASTed, and detoasting it per row
- * would cost O(w d) per row.  So each call site keeps the detoasted copies of
- * the stored sketches it has seen, up to CACHED_SKETCHES of them and
- * bs_stored_cache_budget() bytes in all, the least recently used dropped
- * first: an on-disk TOAST pointer names its value exactly (toast relation and
- * value id), and an inline compressed datum is its own bytes, so comparing
- * those few raw bytes finds the copy.  The entry hit last is tried first,
- * without hashing.
- */
-#define CACHED_SKETCHES 64
-
-typedef struct CachedSketch
-{
-	struct varlena *raw;		/* the raw datum's bytes, NULL if unused */
-	Size		raw_size;
-	uint32		raw_hash;		/* hash of those bytes, compared first */
-	bs_cms	   *sketch;			/* its private, detoasted copy */
-	uint64		last_use;
-} CachedSketch;
-
 typedef struct CmsCache
 {
 	bool		kind_ready;
 	ValueKind	kind;
 	bool		probe_ready;
 	bs_cms_probe probe;
-	/* stored sketches seen, and the one hit last */
-	CachedSketch stored[CACHED_SKETCHES];
-	CachedSketch *last_hit;
-	Size		stored_bytes;
-	uint64		uses;
+	StoredCache *stored;		/* detoasted stored sketches (stored_cache.c) */
 } CmsCache;
 
 /*
@@ -187,130 +158,16 @@ cms_cache(FunctionCallInfo fcinfo, int value_arg)
 	}
 	if (unlikely(!cache->kind_ready))
 	{
-		value_kind_init(&cache->kind, get_fn_expr_argtype(fcinfo->flinfo, value_arg),
-						fcinfo->flinfo->fn_mcxt);
+		value_kind_for_arg(&cache->kind, fcinfo, value_arg);
 		cache->kind_ready = true;
 	}
 	return cache;
 }
 
 static void
-forget_stored(CmsCache *cache, CachedSketch *entry)
+check_stored_shape(const struct varlena *value)
 {
-	cache->stored_bytes -= VARSIZE(entry->sketch);
-	pfree(entry->sketch);
-	pfree(entry->raw);
-	entry->raw = NULL;
-	entry->sketch = NULL;
-	if (cache->last_hit == entry)
-		cache->last_hit = NULL;
-}
-
-/* The cached copy of a stored sketch with these raw bytes, or NULL. */
-static bs_cms *
-find_stored(CmsCache *cache, const struct varlena *raw, Size raw_size)
-{
-	CachedSketch *entry = cache->last_hit;
-	uint32		raw_hash;
-
-	if (entry != NULL && entry->raw_size == raw_size &&
-		memcmp(entry->raw, raw, raw_size) == 0)
-		return entry->sketch;
-
-	raw_hash = hash_bytes((const unsigned char *) raw, (int) raw_size);
-	for (int i = 0; i < CACHED_SKETCHES; i++)
-	{
-		entry = &cache->stored[i];
-		if (entry->raw != NULL && entry->raw_hash == raw_hash &&
-			entry->raw_size == raw_size && memcmp(entry->raw, raw, raw_size) == 0)
-		{
-			entry->last_use = ++cache->uses;
-			cache->last_hit = entry;
-			return entry->sketch;
-		}
-	}
-	return NULL;
-}
-
-/* Remember a detoasted sketch, dropping the least recently used ones as needed. */
-static void
-remember_stored(FunctionCallInfo fcinfo, CmsCache *cache,
-				const struct varlena *raw, Size raw_size, bs_cms *sketch)
-{
-	CachedSketch *slot = NULL;
-	Size		budget = bs_stored_cache_budget();
-
-	for (;;)
-	{
-		CachedSketch *oldest = NULL;
-		int			used = 0;
-
-		for (int i = 0; i < CACHED_SKETCHES; i++)
-		{
-			CachedSketch *entry = &cache->stored[i];
-
-			if (entry->raw == NULL)
-				continue;
-			used++;
-			if (oldest == NULL || entry->last_use < oldest->last_use)
-				oldest = entry;
-		}
-		if (oldest == NULL ||
-			(used < CACHED_SKETCHES && cache->stored_bytes + VARSIZE(sketch) <= budget))
-			break;
-		forget_stored(cache, oldest);
-	}
-	for (int i = 0; i < CACHED_SKETCHES && slot == NULL; i++)
-		if (cache->stored[i].raw == NULL)
-			slot = &cache->stored[i];
-	slot->raw = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, raw_size);
-	memcpy(slot->raw, raw, raw_size);
-	slot->raw_size = raw_size;
-	slot->raw_hash = hash_bytes((const unsigned char *) raw, (int) raw_size);
-	slot->sketch = sketch;
-	slot->last_use = ++cache->uses;
-	cache->stored_bytes += VARSIZE(sketch);
-	cache->last_hit = slot;
-}
-
-/*
- * The sketch argument, detoasted at most once per stored value (see above).
- * Plain values are used in place after the O(1) shape check; short inline
- * values and in-memory pointers are detoasted without caching.
- */
-static const bs_cms *
-cached_sketch_arg(FunctionCallInfo fcinfo, int arg, CmsCache *cache)
-{
-	Datum		datum = PG_GETARG_DATUM(arg);
-	struct varlena *raw = (struct varlena *) DatumGetPointer(datum);
-	Size		raw_size;
-	bs_cms	   *cms;
-	MemoryContext old;
-
-	if (!VARATT_IS_EXTENDED(raw))
-	{
-		cms_check_shape_or_error((const bs_cms *) raw);
-		return (const bs_cms *) raw;
-	}
-	if (VARATT_IS_EXTERNAL_ONDISK(raw))
-		raw_size = VARSIZE_EXTERNAL(raw);
-	else if (VARATT_IS_COMPRESSED(raw) && VARSIZE(raw) <= RAW_CACHE_LIMIT)
-		raw_size = VARSIZE(raw);
-	else
-	{
-		cms = DatumGetCmsP(PG_DETOAST_DATUM(datum));
-		cms_check_shape_or_error(cms);
-		return cms;
-	}
-	if ((cms = find_stored(cache, raw, raw_size)) != NULL)
-		return cms;
-
-	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-	cms = (bs_cms *) detoast_attr(raw);
-	MemoryContextSwitchTo(old);
-	cms_check_shape_or_error(cms);
-	remember_stored(fcinfo, cache, raw, raw_size, cms);
-	return cms;
+	cms_check_shape_or_error((const bs_cms *) value);
 }
 
 /* ---- creating ---- */
@@ -378,14 +235,18 @@ Datum
 cms_estimate(PG_FUNCTION_ARGS)
 {
 	CmsCache   *cache = cms_cache(fcinfo, 1);
-	const bs_cms *cms = cached_sketch_arg(fcinfo, 0, cache);
+	const bs_cms *cms = (const bs_cms *) stored_value_arg(fcinfo, 0, &cache->stored,
+														  check_stored_shape);
 	CanonicalBytes bytes;
 	uint64		estimate;
 
-	cms_check_family(cms, &cache->kind);
-	if (unlikely(cms->family == BS_FAMILY_NONE))
-		PG_RETURN_INT64(0);		/* nothing was ever added */
 	canonical_bytes(&cache->kind, PG_GETARG_DATUM(1), &bytes);
+	if (unlikely(cms->family == BS_FAMILY_NONE))
+	{
+		canonical_release(&bytes);
+		PG_RETURN_INT64(0);		/* nothing was ever added */
+	}
+	cms_check_family(cms, &cache->kind);
 	estimate = bs_cms_estimate_inline(cms, cms_probe_for(&cache->probe, &cache->probe_ready, cms),
 									  bytes.data, bytes.length);
 	canonical_release(&bytes);

@@ -1,10 +1,14 @@
 /*
  * value_family.c — canonical bytes per value family (design.md decision 3).
  *
- * Values that SQL considers equal must hash alike, so each value is first
- * turned into bytes that depend only on its value within its family:
+ * Values that SQL considers equal must hash alike, and a value must hash the
+ * same whatever the session, the client or server encoding, the OIDs of the
+ * database or the way it is stored (inline, compressed, out of line).  So
+ * each value is first turned into bytes that depend only on its value within
+ * its family:
  *   integer      int2, int4, int8 as little-endian int64
- *   text         text, varchar, name, and bpchar without its trailing blanks
+ *   text         text, varchar, name, "char" and bpchar without its trailing
+ *                blanks, as UTF-8 whatever the database encoding
  *   bytea        the bytes
  *   uuid         the 16 bytes
  *   numeric      the normalized decimal string (1.0 and 1.00 agree)
@@ -12,26 +16,39 @@
  *   bool         one byte, 0 or 1
  *   date         the day number as little-endian int64
  *   timestamp, timestamptz   the microsecond count as little-endian int64
- *   other        the type's binary send form (equality is followed only where
- *                that form is canonical), tagged with the qualified type name
+ *   other        arrays, ranges, composites and jsonb element by element
+ *                under these same rules (value_structured.c), and time,
+ *                timetz, interval, inet, cidr and macaddr by their compared
+ *                fields; tagged with a hash of the family signature, such as
+ *                "array(integer)", so that int4[] and int8[] agree
+ * A type with no such form (enums, whose labels can be renamed and whose
+ * OIDs change in a dump; citext and nondeterministic collations, whose
+ * equality is not bytewise; types without equality) is refused with an error
+ * that says what to cast to.
  */
 #include "bloomsketch.h"
 
 #include <math.h>
+#include <sys/socket.h>
 
+#include "access/htup_details.h"
+#include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
+#include "mb/pg_wchar.h"
+#include "nodes/nodeFuncs.h"
 #include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/inet.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
 #include "utils/uuid.h"
 
-void
-value_kind_init(ValueKind *kind, Oid typid, MemoryContext context)
+/* The scalar families of the built-in types, or false. */
+static bool
+scalar_kind_init(ValueKind *kind, Oid base)
 {
-	Oid			base = getBaseType(typid);
-
-	memset(kind, 0, sizeof(*kind));
-	kind->typid = typid;
 	switch (base)
 	{
 		case INT2OID:
@@ -39,60 +56,211 @@ value_kind_init(ValueKind *kind, Oid typid, MemoryContext context)
 		case INT8OID:
 			kind->family = BS_FAMILY_INTEGER;
 			kind->int_width = base == INT2OID ? 2 : base == INT4OID ? 4 : 8;
-			break;
+			return true;
 		case TEXTOID:
 		case VARCHAROID:
 		case BPCHAROID:
 		case NAMEOID:
+		case CHAROID:
 			kind->family = BS_FAMILY_TEXT;
 			kind->is_bpchar = base == BPCHAROID;
 			kind->is_name = base == NAMEOID;
-			break;
+			kind->is_char = base == CHAROID;
+			kind->to_utf8 = GetDatabaseEncoding() != PG_UTF8 &&
+				GetDatabaseEncoding() != PG_SQL_ASCII;
+			return true;
 		case BYTEAOID:
 			kind->family = BS_FAMILY_BYTEA;
-			break;
+			return true;
 		case UUIDOID:
 			kind->family = BS_FAMILY_UUID;
-			break;
+			return true;
 		case NUMERICOID:
 			kind->family = BS_FAMILY_NUMERIC;
-			break;
+			return true;
 		case FLOAT4OID:
 		case FLOAT8OID:
 			kind->family = BS_FAMILY_FLOAT;
 			kind->is_float4 = base == FLOAT4OID;
-			break;
+			return true;
 		case BOOLOID:
 			kind->family = BS_FAMILY_BOOL;
-			break;
+			return true;
 		case DATEOID:
 			kind->family = BS_FAMILY_DATE;
-			break;
+			return true;
 		case TIMESTAMPOID:
 			kind->family = BS_FAMILY_TIMESTAMP;
-			break;
+			return true;
 		case TIMESTAMPTZOID:
 			kind->family = BS_FAMILY_TIMESTAMPTZ;
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* Fixed-layout types of family other whose equality compares their fields. */
+static bool
+fixed_other_kind_init(ValueKind *kind, Oid base)
+{
+	switch (base)
+	{
+		case TIMEOID:
+			kind->other = OTHER_TIME;
+			break;
+		case TIMETZOID:
+			kind->other = OTHER_TIMETZ;
+			break;
+		case INTERVALOID:
+			kind->other = OTHER_INTERVAL;
+			break;
+		case INETOID:
+		case CIDROID:
+			kind->other = OTHER_INET;
+			break;
+		case MACADDROID:
+			kind->other = OTHER_MACADDR;
 			break;
 		default:
-			{
-				Oid			send_oid;
-				bool		is_varlena;
-				char	   *name;
+			return false;
+	}
+	kind->family = BS_FAMILY_OTHER;
+	return true;
+}
 
-				if (base == UNKNOWNOID || base == InvalidOid)
-					ereport(ERROR,
-							(errcode(ERRCODE_INDETERMINATE_DATATYPE),
-							 errmsg("could not determine the type of the value"),
-							 errhint("Cast the value to a type, for example 'abc'::text.")));
-				getTypeBinaryOutputInfo(base, &send_oid, &is_varlena);
-				fmgr_info_cxt(send_oid, &kind->send, context);
-				name = format_type_extended(base, -1, FORMAT_TYPE_FORCE_QUALIFY);
-				kind->family = BS_FAMILY_OTHER;
-				kind->type_tag = bs_type_tag(name, strlen(name));
-				pfree(name);
-				break;
-			}
+/* The name of a type without its schema, for recognising citext. */
+static bool
+type_named(Oid typid, const char *name)
+{
+	HeapTuple	tuple = SearchSysCache1(TYPEOID, ObjectIdGetDatum(typid));
+	bool		match = false;
+
+	if (HeapTupleIsValid(tuple))
+	{
+		match = strcmp(NameStr(((Form_pg_type) GETSTRUCT(tuple))->typname), name) == 0;
+		ReleaseSysCache(tuple);
+	}
+	return match;
+}
+
+/* 0A000 for a type with no canonical form, with the detail and cast to use. */
+pg_attribute_noreturn() static void
+unhashable_type_error(Oid typid, const char *detail, const char *cast)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("bloomsketch cannot hash values of type %s", format_type_be(typid)),
+			 errdetail("%s", detail),
+			 errhint("Cast the values to %s, for example value::%s.", cast, cast)));
+}
+
+/* Refuse text compared under a collation whose equality is not bytewise. */
+static void
+check_collation(Oid typid, Oid collation)
+{
+	if (OidIsValid(collation) && collation != DEFAULT_COLLATION_OID &&
+		!get_collation_isdeterministic(collation))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("bloomsketch cannot hash values of type %s under the nondeterministic collation %s",
+						format_type_be(typid), get_collation_name(collation)),
+				 errdetail("Strings that this collation calls equal may differ in their bytes, and a filter compares bytes."),
+				 errhint("Apply a deterministic collation, for example value COLLATE \"C\", or normalize the values first.")));
+}
+
+void
+value_kind_init(ValueKind *kind, Oid typid, Oid collation, MemoryContext context)
+{
+	Oid			base = getBaseType(typid);
+
+	memset(kind, 0, sizeof(*kind));
+	kind->typid = typid;
+	kind->context = context;
+	if (base == UNKNOWNOID || base == InvalidOid)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDETERMINATE_DATATYPE),
+				 errmsg("could not determine the type of the value"),
+				 errhint("Cast the value to a type, for example 'abc'::text.")));
+	if (scalar_kind_init(kind, base))
+	{
+		if (kind->family == BS_FAMILY_TEXT && !kind->is_char)
+			check_collation(typid, collation);
+		return;
+	}
+	if (type_is_enum(base))
+		unhashable_type_error(typid,
+							  "An enum value hashes by neither its label, which ALTER TYPE can rename, nor its OID, which differs after a dump and restore.",
+							  "text");
+	if (type_named(base, "citext"))
+		unhashable_type_error(typid,
+							  "citext compares case-insensitively under the database's locale, and a filter compares bytes: cast lower(value) to text to ignore case.",
+							  "text");
+	if (fixed_other_kind_init(kind, base) || structured_kind_init(kind, base, collation))
+	{
+		char	   *signature = value_kind_signature(kind);
+
+		kind->type_tag = bs_type_tag(signature, strlen(signature));
+		pfree(signature);
+		return;
+	}
+	unhashable_type_error(typid,
+						  "bloomsketch hashes a value through a canonical form that SQL equality and a dump and restore preserve, and this type has none.",
+						  "text");
+}
+
+/*
+ * The argument's type as the caller wrote it: a binary-compatible cast (such
+ * as citext to text, chosen when the text overload is picked) is looked
+ * through, so that the value is refused or hashed as its own type.
+ */
+static Oid
+argument_source_type(FmgrInfo *flinfo, int argnum)
+{
+	Node	   *expr = flinfo->fn_expr;
+	List	   *args = NIL;
+	Node	   *arg;
+
+	if (expr != NULL && IsA(expr, FuncExpr))
+		args = ((FuncExpr *) expr)->args;
+	else if (expr != NULL && IsA(expr, OpExpr))
+		args = ((OpExpr *) expr)->args;
+	if (argnum >= list_length(args))
+		return get_fn_expr_argtype(flinfo, argnum);
+	arg = (Node *) list_nth(args, argnum);
+	while (IsA(arg, RelabelType))
+		arg = (Node *) ((RelabelType *) arg)->arg;
+	return exprType(arg);
+}
+
+void
+value_kind_for_arg(ValueKind *kind, FunctionCallInfo fcinfo, int argnum)
+{
+	value_kind_init(kind, argument_source_type(fcinfo->flinfo, argnum),
+					PG_GET_COLLATION(), fcinfo->flinfo->fn_mcxt);
+	/* hashed as the declared argument type, which the value now has */
+	kind->typid = get_fn_expr_argtype(fcinfo->flinfo, argnum);
+}
+
+char *
+value_kind_signature(const ValueKind *kind)
+{
+	switch (kind->family == BS_FAMILY_OTHER ? kind->other : OTHER_NONE)
+	{
+		case OTHER_NONE:
+			return pstrdup(bs_family_name(kind->family));
+		case OTHER_TIME:
+			return pstrdup("time");
+		case OTHER_TIMETZ:
+			return pstrdup("timetz");
+		case OTHER_INTERVAL:
+			return pstrdup("interval");
+		case OTHER_INET:
+			return pstrdup("inet");
+		case OTHER_MACADDR:
+			return pstrdup("macaddr");
+		default:
+			return structured_signature(kind);
 	}
 }
 
@@ -105,6 +273,116 @@ bpchar_significant_length(const char *s, size_t length)
 	return length;
 }
 
+/* The bytes of a text-family value, as UTF-8. */
+static void
+text_canonical(const ValueKind *kind, Datum value, CanonicalBytes *out)
+{
+	const char *data;
+	size_t		length;
+	char	   *converted;
+
+	if (kind->is_name)
+	{
+		data = NameStr(*DatumGetName(value));
+		length = strnlen(data, NAMEDATALEN);
+	}
+	else if (kind->is_char)
+	{
+		/* as the cast to text spells it (a byte above 127 as \ooo) */
+		data = out->allocated = DatumGetCString(DirectFunctionCall1(charout, value));
+		length = strlen(data);
+	}
+	else
+	{
+		struct varlena *t = PG_DETOAST_DATUM_PACKED(value);
+
+		if ((Pointer) t != DatumGetPointer(value))
+			out->allocated = t;
+		data = VARDATA_ANY(t);
+		length = VARSIZE_ANY_EXHDR(t);
+		if (kind->is_bpchar)
+			length = bpchar_significant_length(data, length);
+	}
+	out->data = data;
+	out->length = length;
+	if (!kind->to_utf8)
+		return;
+	converted = pg_server_to_any(data, (int) length, PG_UTF8);
+	if (converted != data)
+	{
+		if (out->allocated != NULL)
+			pfree(out->allocated);
+		out->allocated = converted;
+		out->data = converted;
+		out->length = strlen(converted);
+	}
+}
+
+/* The compared fields of a time, timetz, interval, inet or macaddr. */
+static void
+fixed_other_canonical(const ValueKind *kind, Datum value, CanonicalBytes *out)
+{
+	switch (kind->other)
+	{
+		case OTHER_TIME:
+			store_le64(out->buffer, (uint64) DatumGetTimeADT(value));
+			break;
+		case OTHER_TIMETZ:
+			{
+				TimeTzADT  *t = DatumGetTimeTzADTP(value);
+
+				store_le64(out->buffer, (uint64) t->time);
+				store_le64(out->buffer + 8, (uint64) (int64) t->zone);
+				out->length = 16;
+				break;
+			}
+		case OTHER_INTERVAL:
+			{
+				/* the span interval_eq compares: months of 30 days, days of 24 h */
+				Interval   *i = DatumGetIntervalP(value);
+				int64		days = i->time / USECS_PER_DAY + (int64) i->month * 30 + i->day;
+				int64		fraction = i->time % USECS_PER_DAY;
+
+				if (fraction < 0)
+				{
+					fraction += USECS_PER_DAY;
+					days--;
+				}
+				store_le64(out->buffer, (uint64) days);
+				store_le64(out->buffer + 8, (uint64) fraction);
+				out->length = 16;
+				break;
+			}
+		case OTHER_INET:
+			{
+				inet	   *address = DatumGetInetPP(value);
+				int			bytes = ip_addrsize(address);
+
+				out->buffer[0] = ip_family(address) == PGSQL_AF_INET ? 4 : 6;
+				out->buffer[1] = ip_bits(address);
+				memset(out->buffer + 2, 0, 14);
+				memcpy(out->buffer + 2, ip_addr(address), Min(bytes, 14));
+				out->length = 2 + bytes;
+				if (bytes > 14)
+				{
+					uint8	   *all = palloc(2 + bytes);
+
+					memcpy(all, out->buffer, 2);
+					memcpy(all + 2, ip_addr(address), bytes);
+					out->allocated = all;
+					out->data = all;
+				}
+				break;
+			}
+		case OTHER_MACADDR:
+			memcpy(out->buffer, DatumGetMacaddrP(value), sizeof(macaddr));
+			out->length = sizeof(macaddr);
+			break;
+		default:
+			structured_canonical(kind, value, out);
+	}
+}
+
 void
 canonical_bytes_general(const ValueKind *kind, Datum value, CanonicalBytes *out)
 {
@@ -112,24 +390,7 @@ canonical_bytes_general(const ValueKind *kind, Datum value, CanonicalBytes *out)
 	switch (kind->family)
 	{
 		case BS_FAMILY_TEXT:
-			if (kind->is_name)
-			{
-				const char *s = NameStr(*DatumGetName(value));
-
-				out->data = s;
-				out->length = strnlen(s, NAMEDATALEN);
-			}
-			else
-			{
-				struct varlena *t = PG_DETOAST_DATUM_PACKED(value);
-
-				if ((Pointer) t != DatumGetPointer(value))
-					out->allocated = t;
-				out->data = VARDATA_ANY(t);
-				out->length = VARSIZE_ANY_EXHDR(t);
-				if (kind->is_bpchar)
-					out->length = bpchar_significant_length(out->data, out->length);
-			}
+			text_canonical(kind, value, out);
 			break;
 		case BS_FAMILY_BYTEA:
 			{
@@ -175,18 +436,35 @@ canonical_bytes_general(const ValueKind *kind, Datum value, CanonicalBytes *out)
 			out->length = 1;
 			break;
 		case BS_FAMILY_OTHER:
-			{
-				bytea	   *b = SendFunctionCall((FmgrInfo *) &kind->send, value);
-
-				out->allocated = b;
-				out->data = VARDATA(b);
-				out->length = VARSIZE(b) - VARHDRSZ;
-				break;
-			}
+			fixed_other_canonical(kind, value, out);
+			break;
 		default:
 			/* integer, date and timestamps are handled inline */
 			elog(ERROR, "unexpected bloomsketch value family %u", kind->family);
 	}
+}
+
+void
+check_hash_rules(const char *type_name, uint8 version, uint8 family)
+{
+	int			encoding = GetDatabaseEncoding();
+
+	if (version != 1)
+		return;
+	if (family == BS_FAMILY_OTHER)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s of format version 1 holds values of family other, whose hashing has changed",
+						type_name),
+				 errdetail("Version 1 hashed such values through their binary send form, which depends on the client encoding and on OIDs."),
+				 errhint("Build it again from its values with this version of bloomsketch.")));
+	if (family == BS_FAMILY_TEXT && encoding != PG_UTF8 && encoding != PG_SQL_ASCII)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s of format version 1 holds text hashed in an unknown encoding", type_name),
+				 errdetail("Version 1 hashed text in the database encoding; text is now hashed as UTF-8, and this database's encoding is %s.",
+						   GetDatabaseEncodingName()),
+				 errhint("Build it again from its values with this version of bloomsketch.")));
 }
 
 /* The cast that moves a value into a family, for hints. */
@@ -227,13 +505,18 @@ family_mismatch_error(const char *type_name, const char *noun, uint8 family,
 	const char *cast = family_cast(family);
 
 	if (family == BS_FAMILY_OTHER && kind->family == BS_FAMILY_OTHER)
+	{
+		char	   *signature = value_kind_signature(kind);
+
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s holds values of another type than %s",
 						type_name, format_type_be(kind->typid)),
-				 errdetail("The %s was built from values of a type with tag %08x; type %s has tag %08x.",
-						   noun, type_tag, format_type_be(kind->typid), kind->type_tag),
+				 errdetail("The %s was built from values whose signature has tag %08x; type %s has signature %s, tag %08x.",
+						   noun, type_tag, format_type_be(kind->typid), signature,
+						   value_kind_tag(kind)),
 				 errhint("Cast the value to the type the %s was built from.", noun)));
+	}
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("%s holds %s values, not values of type %s",
@@ -243,4 +526,3 @@ family_mismatch_error(const char *type_name, const char *noun, uint8 family,
 			 cast ? errhint("Cast the value to %s, for example value::%s.", cast, cast)
 			 : errhint("Cast the value to the type the %s was built from.", noun)));
 }
-

@@ -1,0 +1,25 @@
+/*
+ * stored_cache.h — detoasted copies of stored filters and sketches, per call
+ * site (stored_cache.c).
+ */
+#ifndef STORED_CACHE_H
+#define STORED_CACHE_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+
+/* Checks a detoasted value's shape, raising an error when it is corrupt. */
+typedef void (*StoredShapeCheck) (const struct varlena *value);
+
+typedef struct StoredCache StoredCache;
+
+/*
+ * The argument's value, detoasted: in place when it is plain, else from the
+ * call site's cache, which detoasts each stored value once per transaction.
+ * The cache lives in *cache (NULL at first) in the function's memory context.
+ */
+const struct varlena *stored_value_arg(FunctionCallInfo fcinfo, int arg,
+									   StoredCache **cache, StoredShapeCheck check);
+
+#endif							/* STORED_CACHE_H */
