@@ -3,7 +3,7 @@
 
 EXTENSION = bloomsketch
 MODULE_big = bloomsketch
-DATA = sql/bloomsketch--0.1.0.sql
+DATA = sql/bloomsketch--0.1.0.sql sql/bloomsketch--0.1.0--0.2.0.sql
 
 CORE_OBJS = src/core/bs_error.o src/core/bs_primes.o src/core/bs_base64.o src/core/bs_codec_util.o \
 	src/core/bs_bloom.o src/core/bs_probe_other.o src/core/bs_scheme.o \
@@ -21,7 +21,7 @@ OBJS = $(CORE_OBJS) $(PG_OBJS)
 REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
 	bloomfilter_membership bloomfilter_aggregate bloomfilter_malformed \
 	bloomfilter_setops bloomfilter_estimates bloomfilter_analysis \
-	bloomfilter_format bloomfilter_distributed bloomfilter_schemes cmsketch_basics cmsketch_accuracy cmsketch_format hardening_limits
+	bloomfilter_format bloomfilter_distributed bloomfilter_schemes value_canonical cmsketch_basics cmsketch_accuracy cmsketch_format hardening_limits
 
 PG_CONFIG ?= pg_config
 # Floating point must round the same on every platform, so that sizing gives

@@ -292,6 +292,30 @@ bs_largest_capacity(double fpr, int64_t too_large,
 	return fitting;
 }
 
+bs_status
+bs_fail_capacity(bs_error *err, const char *scheme, int64_t capacity, double fpr,
+				 bool (*fits) (int64_t capacity, double fpr))
+{
+	/* capacity does not fit, so it bounds the search from above */
+	int64_t		largest = bs_largest_capacity(fpr, capacity, fits);
+	char		message[sizeof(err->message)];
+	char		what[48];
+
+	snprintf(what, sizeof(what), "%s%sbloomfilter", scheme ? scheme : "", scheme ? " " : "");
+	if (largest > 0)
+		snprintf(message, sizeof(message),
+				 "%s for %lld items at false-positive rate %.15g is too large; the largest capacity at that rate is %lld",
+				 what, (long long) capacity, fpr, (long long) largest);
+	else
+		snprintf(message, sizeof(message),
+				 "%s for %lld items at false-positive rate %.15g is too large; no filter reaches that rate even for one item",
+				 what, (long long) capacity, fpr);
+	return bs_fail(err, BS_ERR_TOO_LARGE, message,
+				   "The largest filter has %llu bits (750 MB, so that its text form stays under PostgreSQL's 1 GB value limit).%s",
+				   (unsigned long long) BS_BLOOM_MAX_BITS,
+				   largest > 0 ? "" : " Ask for a larger false-positive rate.");
+}
+
 /* True when the textbook filter for n items at fpr fits in a filter. */
 static bool
 textbook_fits(int64_t n, double fpr)
@@ -313,20 +337,7 @@ bs_bloom_size_textbook(int64_t capacity, double fpr, uint64_t *bits,
 
 	raw = textbook_bits((double) capacity, fpr);
 	if (raw > (double) max_prime)
-	{
-		/* capacity does not fit, so it bounds the search from above */
-		int64_t		largest = bs_largest_capacity(fpr, capacity, textbook_fits);
-
-		char		message[sizeof(err->message)];
-
-		snprintf(message, sizeof(message),
-				 "bloomfilter for %lld items at false-positive rate %.15g is too large; the largest capacity at that rate is %lld",
-				 (long long) capacity, fpr, (long long) largest);
-		return bs_fail(err, BS_ERR_TOO_LARGE, message,
-					   "That filter needs %.0f bits; the largest filter has %llu bits "
-					   "(750 MB, so that its text form stays under PostgreSQL's 1 GB value limit).",
-					   raw, (unsigned long long) max_prime);
-	}
+		return bs_fail_capacity(err, NULL, capacity, fpr, textbook_fits);
 	m = bs_next_prime(raw < BS_BLOOM_MIN_BITS ? BS_BLOOM_MIN_BITS : (uint64_t) raw);
 
 	k = round((double) m / (double) capacity * M_LN2);

@@ -250,6 +250,15 @@ bs_status	bs_bloom_size_textbook(int64_t capacity, double fpr,
 int64_t		bs_largest_capacity(double fpr, int64_t too_large,
 								bool (*fits) (int64_t capacity, double fpr));
 
+/*
+ * BS_ERR_TOO_LARGE for a capacity that does not fit at fpr: the message
+ * names the largest capacity that does (found with fits, as
+ * bs_largest_capacity does), or says that not even one item fits.  scheme
+ * is a scheme name for the message, or NULL.
+ */
+bs_status	bs_fail_capacity(bs_error *err, const char *scheme, int64_t capacity,
+							 double fpr, bool (*fits) (int64_t capacity, double fpr));
+
 /* Checks of the arguments of the sizing functions (22023 on failure). */
 bs_status	bs_check_capacity(int64_t capacity, bs_error *err);
 bs_status	bs_check_fpr(double fpr, bs_error *err);

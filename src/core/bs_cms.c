@@ -469,9 +469,15 @@ bs_cms_size_error(double epsilon, double delta, uint32_t *width,
 
 	raw_width = ceil(2.0 * M_E / epsilon);
 	if (raw_width > (double) UINT32_MAX)
+	{
+		if (!isfinite(raw_width))
+			return bs_fail(err, BS_ERR_TOO_LARGE, "cmsketch for this epsilon is too large",
+						   "Epsilon %.3g needs a width of 2e/epsilon counters, beyond any number a double holds. Ask for a larger epsilon.",
+						   epsilon);
 		return bs_fail(err, BS_ERR_TOO_LARGE, "cmsketch for this epsilon is too large",
-					   "Epsilon %.15g needs a width of at least %.0f counters; the largest value has %" PRIu64 " bytes.",
+					   "Epsilon %.3g needs a width of 2e/epsilon = %.3g counters; the largest sketch has %" PRIu64 " bytes. Ask for a larger epsilon.",
 					   epsilon, raw_width, BS_CMS_MAX_BYTES);
+	}
 	w = bs_next_prime((uint64_t) raw_width);
 
 	raw_depth = ceil(log(1.0 / (epsilon * (1.0 - 1.0 / (2.0 * M_E * M_E)))));

@@ -195,7 +195,6 @@ bs_bloom_size_scheme(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bit
 		fits_blocked
 	};
 	bs_status	status;
-	char		message[sizeof(err->message)];
 
 	if ((status = bs_check_capacity(capacity, err)) != BS_OK ||
 		(status = bs_check_fpr(fpr, err)) != BS_OK)
@@ -204,12 +203,5 @@ bs_bloom_size_scheme(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bit
 	if (status != BS_ERR_TOO_LARGE || scheme == BS_SCHEME_DOUBLE)
 		return status;			/* double's own sizing words its message */
 
-	/* capacity does not fit, so it bounds the search from above */
-	snprintf(message, sizeof(message),
-			 "%s bloomfilter for %lld items at false-positive rate %.15g is too large; the largest capacity at that rate is %lld",
-			 bs_scheme_name(scheme), (long long) capacity, fpr,
-			 (long long) bs_largest_capacity(fpr, capacity, fits[scheme]));
-	return bs_fail(err, BS_ERR_TOO_LARGE, message,
-				   "The largest filter has %llu bits (750 MB, so that its text form stays under PostgreSQL's 1 GB value limit).",
-				   (unsigned long long) BS_BLOOM_MAX_BITS);
+	return bs_fail_capacity(err, bs_scheme_name(scheme), capacity, fpr, fits[scheme]);
 }

@@ -52,17 +52,7 @@ bs_bloom_size_search(int64_t capacity, double fpr, uint64_t *bits,
 	if (status == BS_ERR_PARAM)
 		return status;
 	if (status != BS_OK)
-	{
-		char		message[sizeof(err->message)];
-
-		/* capacity does not fit, so it bounds the search from above */
-		snprintf(message, sizeof(message),
-				 "bloomfilter for %lld items at false-positive rate %.15g is too large; the largest capacity at that rate is %lld",
-				 (long long) capacity, fpr, (long long) bs_largest_capacity(fpr, capacity, capacity_fits));
-		return bs_fail(err, BS_ERR_TOO_LARGE, message,
-					   "The largest filter has %llu bits (750 MB, so that its text form stays under PostgreSQL's 1 GB value limit).",
-					   (unsigned long long) largest_sizable_bits());
-	}
+		return bs_fail_capacity(err, NULL, capacity, fpr, capacity_fits);
 
 	if ((status = bs_optimal_k(m, capacity, BS_CONSTRUCTION_CLASSIC, &k, err)) != BS_OK)
 		return status;

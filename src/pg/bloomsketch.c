@@ -124,43 +124,6 @@ init_filter(bs_bloom *filter, uint64 size, uint8 scheme, uint64 bits, uint32 has
 	return filter;
 }
 
-/*
- * Copy size bytes into fresh memory at dest, asking for huge pages before the
- * copy first touches it.
- */
-void
-bs_copy_to_fresh(void *dest, const void *src, Size size)
-{
-	advise_huge_pages(dest, size);
-	memcpy(dest, src, size);
-}
-
-/*
- * The cache of stored values at a call site (bloom_contains, cms_estimate)
- * follows work_mem where that is the larger, as a hash join's table does:
- * a join that cycles row by row through more stored values than the cache
- * holds detoasts one of them on every row.
- */
-Size
-bs_stored_cache_budget(void)
-{
-	const Size	floor_bytes = 64 * 1024 * 1024;
-	Size		work_mem_bytes = (Size) work_mem * 1024;
-
-	return Max(floor_bytes, work_mem_bytes);
-}
-
-/* A copy of a plain (not toasted) varlena in the current memory context. */
-struct varlena *
-bs_copy_plain_varlena(const struct varlena *value)
-{
-	Size		size = VARSIZE(value);
-	struct varlena *copy = palloc(size);
-
-	bs_copy_to_fresh(copy, value, size);
-	return copy;
-}
-
 /* Raise the can't-happen error for a filter beyond the allocation limit. */
 static void
 check_alloc_size(uint64 size, uint64 extra)
@@ -214,31 +177,6 @@ bs_bloom_alloc_aligned(MemoryContext context, uint8 scheme, uint64 bits,
 
 	return init_filter(aligned_room(context, size, &chunk), size, scheme, bits, hashes,
 					   seed);
-}
-
-/*
- * Fresh room for a filter of `size` bytes with its bit array aligned as
- * aligned_room says, on huge pages when large, for the caller to fill; pfree
- * *chunk to free it.
- */
-bs_bloom *
-bs_bloom_room_aligned(MemoryContext context, Size size, void **chunk)
-{
-	bs_bloom   *room = aligned_room(context, size, chunk);
-
-	advise_huge_pages(room, size);
-	return room;
-}
-
-/* A copy of a valid filter in bs_bloom_room_aligned; pfree *chunk to free it. */
-bs_bloom *
-bs_bloom_copy_aligned(MemoryContext context, const bs_bloom *filter, void **chunk)
-{
-	Size		size = VARSIZE(filter);
-	bs_bloom   *copy = bs_bloom_room_aligned(context, size, chunk);
-
-	memcpy(copy, filter, size);
-	return copy;
 }
 
 /*

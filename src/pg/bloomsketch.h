@@ -33,24 +33,6 @@ bs_bloom   *bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits,
 /* The same with the bit array cache-line (large: 2 MB) aligned; not to be pfree'd. */
 bs_bloom   *bs_bloom_alloc_aligned(MemoryContext context, uint8 scheme, uint64 bits,
 								   uint32 hashes, uint64 seed);
-/* Room for a filter of size bytes, aligned the same way, to fill; pfree *chunk. */
-bs_bloom   *bs_bloom_room_aligned(MemoryContext context, Size size, void **chunk);
-/* A copy of a filter, aligned the same way; pfree *chunk, not the copy. */
-bs_bloom   *bs_bloom_copy_aligned(MemoryContext context, const bs_bloom *filter,
-								  void **chunk);
-
-/*
- * How many bytes of detoasted stored values one call site of a probing
- * function may keep for the rest of the query: 64 MB, or work_mem if larger.
- */
-Size		bs_stored_cache_budget(void);
-
-/* Copy into fresh memory, asking for huge pages (when large) before touching it. */
-void		bs_copy_to_fresh(void *dest, const void *src, Size size);
-
-/* A copy of a plain varlena in the current context, on huge pages when large. */
-struct varlena *bs_copy_plain_varlena(const struct varlena *value);
-
 /* Size a filter of the scheme for capacity/fpr (bs_scheme_sizing.h), raising 22023 or 54000. */
 void		bs_size_or_error(uint8 scheme, int64 capacity, double fpr, uint64 *bits,
 							 uint32 *hashes);
