@@ -180,7 +180,7 @@ def mutate_text(rng, kind, text):
                                                      "other-", "INTEGER", "", "double "])
         text = ":".join(parts)
     elif op == "version":
-        text = re.sub(r":v1:", ":" + rng.choice(["v0", "v2", "v01", "V1", "v", "v256", "v-1"]) + ":",
+        text = re.sub(r":v[12]:", ":" + rng.choice(["v0", "v1", "v2", "v3", "v01", "V1", "v", "v256", "v-1"]) + ":",
                       text, count=1)
     elif op == "char":
         at = rng.randrange(len(text))

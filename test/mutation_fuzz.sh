@@ -64,6 +64,9 @@ WITH b(f) AS (
 		GROUP BY s
 	UNION ALL SELECT bloom_agg(i::bigint, 10, 0.01) & bloom_agg(i::bigint + 3, 10, 0.01)
 		FROM generate_series(1, 10) i
+	UNION ALL SELECT bloom_agg(ARRAY[i, i + 1], 40, 0.05) FROM generate_series(1, 30) i
+	UNION ALL SELECT bloom_agg(repeat(md5(i::text), 100), 40, 0.05) FROM generate_series(1, 30) i
+	UNION ALL SELECT bloom_agg(jsonb_build_object('k', i), 40, 0.05) FROM generate_series(1, 30) i
 )
 SELECT 'bloom', encode(f::bytea, 'hex'), f::text FROM b;
 WITH c(s) AS (
@@ -73,6 +76,7 @@ WITH c(s) AS (
 	UNION ALL SELECT cms_agg(i, i::bigint, 0.3, 0.3) FROM generate_series(1, 50) i
 	UNION ALL SELECT cms_agg(md5(i::text)::uuid, 0.3, 0.3) FROM generate_series(1, 40) i
 	UNION ALL SELECT cms_agg(('10.0.0.' || i)::inet, 0.25, 0.1) FROM generate_series(1, 30) i
+	UNION ALL SELECT cms_agg(ROW(i, 'r' || i), 0.25, 0.1) FROM generate_series(1, 30) i
 	UNION ALL SELECT cms_add(cms_create_dims(5, 3, 11), 'x'::text, 9223372036854775807)
 	UNION ALL SELECT cms_intersect(cms_agg(i % 5, 0.2, 0.2), cms_agg(i % 3, 0.2, 0.2))
 		FROM generate_series(1, 100) i

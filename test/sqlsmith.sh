@@ -78,8 +78,24 @@ SELECT d.day, d.users::bytea, d.users::text, s.hits::bytea, s.hits::text
 FROM daily d JOIN sketches s ON s.id = d.day;
 INSERT INTO serialized
 SELECT 100 + id, substring(bloom_bytes FROM 1 FOR 30), left(bloom_text, 40),
-	cms_bytes || '\x00'::bytea, replace(cms_text, 'v1', 'v2')
+	cms_bytes || '\x00'::bytea, replace(cms_text, 'v2', 'v3')
 FROM serialized;
+
+-- Values stored out of line (uncompressed and compressed) and compressed
+-- inline, structured values, and filters and sketches large enough to be
+-- TOASTed: the paths that once hashed a TOAST pointer instead of its value.
+CREATE TABLE long_values (id int, body text, blob bytea, tags text[], doc jsonb, span numrange);
+ALTER TABLE long_values ALTER COLUMN blob SET STORAGE EXTERNAL;
+INSERT INTO long_values
+SELECT i, CASE WHEN i % 2 = 0 THEN repeat(md5(i::text), 120) ELSE repeat('ab', 3000) || i END,
+	decode(repeat(md5(i::text), 100), 'hex'), ARRAY['t' || i, repeat('x', i * 50)],
+	jsonb_build_object('n', i / 4.0, 'w', repeat('y', i * 30)), numrange(i, i * 1.50)
+FROM generate_series(1, 60) i;
+CREATE TABLE long_filters (id int, f bloomfilter, c cmsketch);
+INSERT INTO long_filters
+SELECT 1, bloom_agg(body, 4000000, 0.01), cms_agg(body, 0.00001, 0.01) FROM long_values
+UNION ALL SELECT 2, bloom_agg(tags, 100), cms_agg(doc) FROM long_values
+UNION ALL SELECT 3, bloom_agg(blob, 100, 0.01, 'blocked'), cms_agg(span) FROM long_values;
 
 CREATE VIEW filters AS
 SELECT day, users, users::bytea AS bytes, users::text AS spelled, bloom_cardinality(users) AS estimate
