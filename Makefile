@@ -23,6 +23,9 @@ REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
 	bloomfilter_setops bloomfilter_estimates bloomfilter_analysis \
 	bloomfilter_format bloomfilter_distributed bloomfilter_schemes value_canonical cmsketch_basics cmsketch_accuracy cmsketch_format hardening_limits
 
+# The tests hash non-ASCII text: run them in a UTF-8 database whatever the server default.
+REGRESS_OPTS = --encoding=UTF8
+
 PG_CONFIG ?= pg_config
 # Floating point must round the same on every platform, so that sizing gives
 # the same filter for the same parameters everywhere (filters built on

@@ -52,7 +52,7 @@ bs_start_server() {
 	local options="-c listen_addresses='' -k $BS_PGDIR -p $PGPORT" setting
 	for setting in "$@"; do options+=" -c $setting"; done
 	bs_log "starting a throwaway PostgreSQL 15 server in $BS_PGDIR"
-	runuser -u postgres -- $PG_BIN/initdb -D "$BS_PGDIR/data" -U postgres -A trust \
+	runuser -u postgres -- $PG_BIN/initdb -D "$BS_PGDIR/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 \
 		--no-sync >"$BS_PGDIR/initdb.log" 2>&1 ||
 		{ cat "$BS_PGDIR/initdb.log" >&2; return 1; }
 	runuser -u postgres -- $PG_BIN/pg_ctl -D "$BS_PGDIR/data" -l "$BS_PGDIR/server.log" \

@@ -29,3 +29,30 @@ SELECT bloom_contains(f, '10.0.0.1'::inet) AS inet_found FROM fmt_v1 WHERE what 
 -- Filters built now with the same parameters still combine with them.
 SELECT (f | (SELECT bloom_agg(i::bigint, 1000, 0.01) FROM generate_series(1001, 1010) i)) IS NOT NULL AS combines
 FROM fmt_v1 WHERE what LIKE 'integer%';
+
+-- test/bloomfilter_v2.tsv holds filters written in format version 2 when it
+-- was introduced: text as UTF-8 and family other through canonical forms
+-- (README, "Value families").  The same text comes back and the same values
+-- are found.
+CREATE TABLE fmt_v2 (what text, f bloomfilter);
+\copy fmt_v2 FROM 'test/bloomfilter_v2.tsv'
+CREATE TABLE fmt_v2_text (what text, t text);
+\copy fmt_v2_text FROM 'test/bloomfilter_v2.tsv'
+SELECT what, b.format_version, b.family, b.bits, b.hashes, b.items_added, f::text = t AS identical_text
+FROM fmt_v2 JOIN fmt_v2_text USING (what), LATERAL bloom_info(f) b
+ORDER BY what;
+SELECT what,
+       CASE split_part(what, ':', 1)
+         WHEN 'integer' THEN (SELECT count(*) FROM generate_series(1, 1000) i WHERE f @> i)
+         WHEN 'text' THEN (SELECT count(*) FROM generate_series(1, 26) i WHERE f @> chr(96 + i))
+                          + (f @> ('caf' || chr(233)))::int
+         WHEN 'array(integer)' THEN (SELECT count(*) FROM generate_series(1, 100) i WHERE f @> ARRAY[i, i + 1]::int8[])
+         WHEN 'record(integer,text)' THEN (SELECT count(*) FROM generate_series(1, 50) i WHERE f @> ROW(i::int8, repeat('x', i)))
+         WHEN 'jsonb' THEN (SELECT count(*) FROM generate_series(1, 50) i
+                            WHERE f @> format('{"s": [%s], "n": %s}', i, i / 4.0)::jsonb)
+         WHEN 'range(numeric)' THEN (SELECT count(*) FROM generate_series(1, 50) i WHERE f @> numrange(i, 2 * i, '[]'))
+         WHEN 'interval' THEN (SELECT count(*) FROM generate_series(1, 50) i WHERE f @> i * interval '60 minutes')
+         WHEN 'inet' THEN (SELECT count(*) FROM generate_series(1, 50) i WHERE f @> ('10.0.0.' || i)::cidr)
+       END AS members_found
+FROM fmt_v2 ORDER BY what;
+DROP TABLE fmt_v2, fmt_v2_text;

@@ -135,3 +135,17 @@ SELECT overlay(t::cmsketch::bytea PLACING '\x03'::bytea FROM 1)::cmsketch FROM c
 \set VERBOSITY default
 
 DROP TABLE cms_v1, cms_v1_text;
+
+-- test/cmsketch_v2.tsv holds sketches written in format version 2 when it
+-- was introduced (text as UTF-8, family other through canonical forms): the
+-- same text comes back and the same counts are found.
+CREATE TABLE cms_v2 (what text, s cmsketch);
+\copy cms_v2 FROM 'test/cmsketch_v2.tsv'
+CREATE TABLE cms_v2_text (what text, t text);
+\copy cms_v2_text FROM 'test/cmsketch_v2.tsv'
+SELECT what, i.format_version, i.family, i.total, s::text = t AS identical_text
+FROM cms_v2 JOIN cms_v2_text USING (what), LATERAL cms_info(s) i ORDER BY what;
+SELECT (SELECT cms_estimate(s, 'caf' || chr(233)) FROM cms_v2 WHERE what LIKE 'text:%') AS cafe,
+       (SELECT cms_estimate(s, ARRAY['k', '3']) FROM cms_v2 WHERE what LIKE 'array%') AS k3,
+       (SELECT cms_estimate(s, ROW(2::int8, 'r'::varchar)) FROM cms_v2 WHERE what LIKE 'record%') AS r2;
+DROP TABLE cms_v2, cms_v2_text;
