@@ -787,9 +787,15 @@ test_combine(void)
 	CHECK_STATUS(bs_cms_check_compatible(a, x, &err), BS_ERR_MISMATCH, &err);
 	CHECK(strstr(err.message, "seed") != NULL && strstr(err.detail, "seed 9") && strstr(err.detail, "seed -9"));
 	x->seed = 9;
-	x->version = 2;
-	CHECK_STATUS(bs_cms_check_compatible(a, x, &err), BS_ERR_MISMATCH, &err);
+	/* versions: one whose family hashes differently in the two (see test_versions) */
+	CHECK(a->version == BS_CMS_FORMAT_VERSION && x->version == BS_CMS_FORMAT_VERSION);
 	x->version = 1;
+	a->family = x->family = BS_FAMILY_TEXT;
+	CHECK_STATUS(bs_cms_check_compatible(a, x, &err), BS_ERR_MISMATCH, &err);
+	CHECK(strstr(err.message, "format versions") != NULL && strstr(err.detail, "version 2") &&
+		  strstr(err.detail, "other 1"));
+	CHECK_STATUS(bs_cms_check_compatible(x, a, &err), BS_ERR_MISMATCH, &err);
+	x->version = BS_CMS_FORMAT_VERSION;
 	a->family = BS_FAMILY_INTEGER;
 	x->family = BS_FAMILY_TEXT;
 	CHECK_STATUS(bs_cms_check_compatible(a, x, &err), BS_ERR_MISMATCH, &err);
@@ -977,7 +983,8 @@ test_serialized(void)
 	CHECK(n == 32 + 8 * 101 * 5 * 2);
 	buf = xcalloc((size_t) n + 1);
 	bs_cms_serialize(cms, buf);
-	CHECK(buf[0] == 1 && buf[1] == BS_FAMILY_INTEGER && buf[8] == 101 && buf[12] == 5 && buf[14] == 2);
+	CHECK(BS_CMS_FORMAT_VERSION == 2 && BS_CMS_OLDEST_VERSION == 1 && cms->version == 2);
+	CHECK(buf[0] == 2 && buf[1] == BS_FAMILY_INTEGER && buf[8] == 101 && buf[12] == 5 && buf[14] == 2);
 	CHECK(buf[16] == 77);
 
 	CHECK_STATUS(decode_bytes(buf, (size_t) n, &back, &err), BS_OK, &err);
@@ -1014,8 +1021,14 @@ test_serialized(void)
 	VARIANT((size_t) n - 1, BS_ERR_FORMAT, "truncated", (void) 0);
 	VARIANT(32, BS_ERR_FORMAT, "header only", (void) 0);
 	VARIANT((size_t) n + 1, BS_ERR_FORMAT, "trailing byte", bad[n] = 0);
-	VARIANT((size_t) n, BS_ERR_FORMAT, "version 2", bad[0] = 2);
+	VARIANT((size_t) n, BS_OK, "version 1 (still read)", bad[0] = 1);
+	VARIANT((size_t) n, BS_ERR_FORMAT, "version 3", bad[0] = 3);
+	VARIANT((size_t) n, BS_ERR_FORMAT, "version 4", bad[0] = 4);
+	VARIANT((size_t) n, BS_ERR_FORMAT, "version 255", bad[0] = 255);
 	VARIANT((size_t) n, BS_ERR_FORMAT, "version 0", bad[0] = 0);
+	VARIANT((size_t) n, BS_ERR_FORMAT, "version 1, reserved low", (bad[0] = 1, bad[2] = 1));
+	VARIANT((size_t) n, BS_ERR_PARAM, "version 1, w not prime", (bad[0] = 1, put_le32(bad + 8, 100)));
+	VARIANT((size_t) n - 1, BS_ERR_FORMAT, "version 1, truncated", bad[0] = 1);
 	VARIANT((size_t) n, BS_ERR_FORMAT, "reserved low", bad[2] = 1);
 	VARIANT((size_t) n, BS_ERR_FORMAT, "reserved high", bad[3] = 0x80);
 	VARIANT((size_t) n, BS_ERR_FORMAT, "family 12", bad[1] = 12);
@@ -1079,6 +1092,33 @@ test_serialized(void)
 	}
 #undef VARIANT
 
+	/*
+	 * version 1 is still read: it loads as version 1 (not relabelled), with
+	 * the same counters, and serializes back to the same bytes
+	 */
+	{
+		uint8_t    *old = xcalloc((size_t) n);
+		uint8_t    *again = xcalloc((size_t) n);
+
+		memcpy(old, buf, (size_t) n);
+		old[0] = 1;
+		CHECK_STATUS(bs_cms_decode_header(old, (size_t) n, &p, &err), BS_OK, &err);
+		CHECK(p.version == 1 && p.family == BS_FAMILY_INTEGER && p.width == 101);
+		CHECK_STATUS(decode_bytes(old, (size_t) n, &back, &err), BS_OK, &err);
+		if (back != NULL)
+		{
+			CHECK(back->version == 1);
+			CHECK(back->total == cms->total && back->family == cms->family &&
+				  memcmp(back->counters, cms->counters, 8 * bs_cms_counter_count(cms)) == 0);
+			CHECK_STATUS(bs_cms_validate(back, bytes_of(back), &err), BS_OK, &err);
+			bs_cms_serialize(back, again);
+			CHECK(again[0] == 1 && memcmp(again, old, (size_t) n) == 0);
+			free(back);
+		}
+		free(again);
+		free(old);
+	}
+
 	/* "other" with a type tag round-trips */
 	{
 		bs_cms	   *o = sample_sketch(BS_FAMILY_OTHER, 0xdeadbeef, 5);
@@ -1100,6 +1140,18 @@ test_serialized(void)
 	cms->padding = 0;
 	CHECK_STATUS(bs_cms_check_shape(cms, bytes_of(cms), &err), BS_OK, &err);
 	CHECK_STATUS(bs_cms_check_shape(cms, bytes_of(cms) - 1, &err), BS_ERR_FORMAT, &err);
+	CHECK(cms->version == 2);
+	cms->version = 1;			/* still read */
+	CHECK_STATUS(bs_cms_check_shape(cms, bytes_of(cms), &err), BS_OK, &err);
+	CHECK_STATUS(bs_cms_check_shape(cms, bytes_of(cms) - 8, &err), BS_ERR_FORMAT, &err);
+	cms->version = 0;
+	CHECK_STATUS(bs_cms_check_shape(cms, bytes_of(cms), &err), BS_ERR_FORMAT, &err);
+	cms->version = 3;
+	CHECK_STATUS(bs_cms_check_shape(cms, bytes_of(cms), &err), BS_ERR_FORMAT, &err);
+	cms->version = 255;
+	CHECK_STATUS(bs_cms_check_shape(cms, bytes_of(cms), &err), BS_ERR_FORMAT, &err);
+	cms->version = 2;
+	CHECK_STATUS(bs_cms_check_shape(cms, bytes_of(cms), &err), BS_OK, &err);
 	cms->depth = 0;
 	CHECK_STATUS(bs_cms_check_shape(cms, 40, &err), BS_ERR_FORMAT, &err);
 	cms->depth = 5;
@@ -1124,7 +1176,7 @@ test_text(void)
 	char		expected_prefix[200];
 
 	snprintf(expected_prefix, sizeof(expected_prefix),
-			 "cms:v1:text:w=101:d=5:copies=2:seed=-12345:total=%" PRIu64 ":", cms->total);
+			 "cms:v2:text:w=101:d=5:copies=2:seed=-12345:total=%" PRIu64 ":", cms->total);
 	CHECK(strncmp(text, expected_prefix, strlen(expected_prefix)) == 0);
 	CHECK(length == bs_cms_text_length(cms));
 	CHECK(length == strlen(expected_prefix) + 4 * ((8 * 1010 + 2) / 3));
@@ -1140,12 +1192,34 @@ test_text(void)
 		free(back);
 	}
 
+	/* a version 1 sketch is written with its own version, and reads back as one */
+	{
+		bs_cms	   *old = clone_sketch(cms);
+		char	   *t;
+
+		old->version = 1;
+		t = to_text(old);
+		CHECK(strncmp(t, "cms:v1:text:w=101:", 18) == 0 && strcmp(t + 7, text + 7) == 0);
+		CHECK_STATUS(decode_text(t, &back, &err), BS_OK, &err);
+		if (back != NULL)
+		{
+			char	   *again = to_text(back);
+
+			CHECK(back->version == 1 && memcmp(back, old, (size_t) bytes_of(old)) == 0);
+			CHECK(strcmp(again, t) == 0);
+			free(again);
+		}
+		free(back);
+		free(t);
+		free(old);
+	}
+
 	/* the empty sketch and an "other" family */
 	{
 		bs_cms	   *e = new_sketch(2, 1, 1, 0);
 		char	   *t = to_text(e);
 
-		CHECK(strcmp(t, "cms:v1:none:w=2:d=1:copies=1:seed=0:total=0:AAAAAAAAAAAAAAAAAAAAAA==") == 0);
+		CHECK(strcmp(t, "cms:v2:none:w=2:d=1:copies=1:seed=0:total=0:AAAAAAAAAAAAAAAAAAAAAA==") == 0);
 		CHECK_STATUS(decode_text(t, &back, &err), BS_OK, &err);
 		if (back != NULL)
 			CHECK(memcmp(back, e, (size_t) bytes_of(e)) == 0);
@@ -1154,7 +1228,7 @@ test_text(void)
 		e->family = BS_FAMILY_OTHER;
 		e->type_tag = 0x00c0ffee;
 		t = to_text(e);
-		CHECK(strncmp(t, "cms:v1:other-00c0ffee:w=2:", 26) == 0);
+		CHECK(strncmp(t, "cms:v2:other-00c0ffee:w=2:", 26) == 0);
 		CHECK_STATUS(decode_text(t, &back, &err), BS_OK, &err);
 		if (back != NULL)
 			CHECK(memcmp(back, e, (size_t) bytes_of(e)) == 0);
@@ -1180,9 +1254,21 @@ test_text(void)
 
 	REPLACE("cms:", "CMS:", BS_ERR_FORMAT);
 	REPLACE("cms:", "bloom:", BS_ERR_FORMAT);
-	REPLACE(":v1:", ":v2:", BS_ERR_FORMAT);
-	REPLACE(":v1:", ":v01:", BS_ERR_FORMAT);
-	REPLACE(":v1:", ":1:", BS_ERR_FORMAT);
+	REPLACE(":v2:", ":v1:", BS_OK);	/* version 1 is still read */
+	REPLACE(":v2:", ":v3:", BS_ERR_FORMAT);
+	REPLACE(":v2:", ":v4:", BS_ERR_FORMAT);
+	REPLACE(":v2:", ":v0:", BS_ERR_FORMAT);
+	REPLACE(":v2:", ":v255:", BS_ERR_FORMAT);
+	REPLACE(":v2:", ":v256:", BS_ERR_FORMAT);
+	REPLACE(":v2:", ":v258:", BS_ERR_FORMAT);
+	REPLACE(":v2:", ":v02:", BS_ERR_FORMAT);
+	REPLACE(":v2:", ":v01:", BS_ERR_FORMAT);
+	REPLACE(":v2:", ":V2:", BS_ERR_FORMAT);
+	REPLACE(":v2:", ":2:", BS_ERR_FORMAT);
+	REPLACE(":v2:", ":1:", BS_ERR_FORMAT);
+	REPLACE(":v2:text:", ":v1:txt:", BS_ERR_FORMAT);	/* no pass for version 1 on the other fields */
+	REPLACE(":v2:text:w=101:", ":v1:text:w=100:", BS_ERR_PARAM);
+	REPLACE(":v2:text:", ":v1:none:", BS_ERR_FORMAT);
 	REPLACE(":text:", ":txt:", BS_ERR_FORMAT);
 	REPLACE(":text:", ":Text:", BS_ERR_FORMAT);
 	REPLACE(":text:", ":integer:", BS_OK);	/* another family is a valid value */
@@ -1257,7 +1343,14 @@ test_text(void)
 		free(t);
 		free(lowered);
 	}
+	CHECK_STATUS(decode_text("cms:v2:none:w=2:d=1:copies=1:seed=0:total=0", &back, &err), BS_ERR_FORMAT, &err);
+	free(back);
 	CHECK_STATUS(decode_text("cms:v1:none:w=2:d=1:copies=1:seed=0:total=0", &back, &err), BS_ERR_FORMAT, &err);
+	free(back);
+	/* the empty sketch in version 1 text */
+	CHECK_STATUS(decode_text("cms:v1:none:w=2:d=1:copies=1:seed=0:total=0:AAAAAAAAAAAAAAAAAAAAAA==", &back, &err), BS_OK, &err);
+	if (back != NULL)
+		CHECK(back->version == 1 && back->family == BS_FAMILY_NONE && back->total == 0);
 	free(back);
 	CHECK_STATUS(decode_text("", &back, &err), BS_ERR_FORMAT, &err);
 	free(back);
@@ -1268,6 +1361,229 @@ test_text(void)
 	free(cms);
 }
 
+/* ---- format versions 1 and 2 combined ---- */
+
+/* A w = 13, d = 3, 2-copy sketch of the given version counting `count` keys as `family` (none: empty). */
+static bs_cms *
+versioned_sketch(uint8_t version, uint8_t family, uint64_t first, uint64_t count)
+{
+	bs_cms	   *cms = new_sketch(13, 3, 2, 9);
+
+	for (uint64_t i = first; i < first + count; i++)
+		add_key(cms, i, (int64_t) (i + 1));
+	cms->family = family;
+	cms->type_tag = family == BS_FAMILY_OTHER ? 0x1234 : 0;
+	cms->version = version;
+	return cms;
+}
+
+/* The sketch's serialized form reads back, with its version in byte 0. */
+static bool
+cms_serializes_as_version(const bs_cms *cms, uint8_t version)
+{
+	bs_cms_params p;
+	uint8_t    *buf;
+	bs_cms	   *back = NULL;
+	bool		ok;
+
+	bs_cms_get_params(cms, &p);
+	buf = xcalloc((size_t) bs_cms_serial_bytes(&p));
+	bs_cms_serialize(cms, buf);
+	ok = buf[0] == version && decode_bytes(buf, (size_t) bs_cms_serial_bytes(&p), &back, NULL) == BS_OK &&
+		back != NULL && back->version == version &&
+		memcmp(back, cms, (size_t) bytes_of(cms)) == 0;
+	free(back);
+	free(buf);
+	return ok;
+}
+
+static void
+test_versions(void)
+{
+	bs_error	err;
+	uint64_t	product;
+
+	/*
+	 * Every pair of families, version 1 (fa) against version 2 (fb), in both
+	 * orders: combinable when either is empty or the older (version 1)
+	 * side's family hashes alike in both, and the families agree; the
+	 * result has the version of the side with values, else 2.
+	 */
+	for (uint8_t fa = 0; fa <= BS_FAMILY_LAST; fa++)
+		for (uint8_t fb = 0; fb <= BS_FAMILY_LAST; fb++)
+		{
+			bs_cms	   *a = versioned_sketch(1, fa, 0, fa != BS_FAMILY_NONE ? 4 : 0);
+			bs_cms	   *b = versioned_sketch(2, fb, 2, fb != BS_FAMILY_NONE ? 4 : 0);
+			bool		versions_ok = fa == BS_FAMILY_NONE || fb == BS_FAMILY_NONE ||
+				(fa != BS_FAMILY_TEXT && fa != BS_FAMILY_OTHER);
+			bool		families_ok = fa == BS_FAMILY_NONE || fb == BS_FAMILY_NONE || fa == fb;
+			bs_status	want = versions_ok && families_ok ? BS_OK : BS_ERR_MISMATCH;
+			uint8_t		want_version = fa != BS_FAMILY_NONE && fb == BS_FAMILY_NONE ? 1 : 2;
+			uint8_t		want_family = fa != BS_FAMILY_NONE ? fa : fb;
+			char		what[64];
+
+			snprintf(what, sizeof(what), "v1 %s, v2 %s", bs_family_name(fa), bs_family_name(fb));
+			CHECK(validates(a) && validates(b));
+			CHECK_STATUS_WHAT(bs_cms_check_compatible(a, b, &err), want, &err, what);
+			if (!versions_ok)
+				CHECK(strcmp(err.message, "cmsketch format versions differ") == 0 &&
+					  strstr(err.detail, "format version 1, the other 2") != NULL);
+			else if (!families_ok)
+				CHECK(strcmp(err.message, "cmsketch value families differ") == 0);
+			CHECK_STATUS_WHAT(bs_cms_check_compatible(b, a, &err), want, &err, what);
+			if (!versions_ok)
+				CHECK(strcmp(err.message, "cmsketch format versions differ") == 0 &&
+					  strstr(err.detail, "format version 2, the other 1") != NULL);
+
+			if (want != BS_OK)
+			{
+				bs_cms	   *before = clone_sketch(a);
+
+				/* merge, intersection and inner product all refuse, leaving a as it was */
+				CHECK_STATUS_WHAT(bs_cms_merge_into(a, b, &err), BS_ERR_MISMATCH, &err, what);
+				CHECK_STATUS_WHAT(bs_cms_intersect_into(a, b, &err), BS_ERR_MISMATCH, &err, what);
+				CHECK_STATUS_WHAT(bs_cms_inner_product(a, b, &product, &err), BS_ERR_MISMATCH, &err, what);
+				CHECK_STATUS_WHAT(bs_cms_merge_into(b, a, &err), BS_ERR_MISMATCH, &err, what);
+				CHECK(memcmp(before, a, (size_t) bytes_of(a)) == 0);
+				free(before);
+			}
+			else
+			{
+				bs_cms	   *m1 = clone_sketch(a);
+				bs_cms	   *m2 = clone_sketch(b);
+				bs_cms	   *i1 = clone_sketch(a);
+				bs_cms	   *i2 = clone_sketch(b);
+				bool		counters_ok = true;
+
+				CHECK_STATUS_WHAT(bs_cms_merge_into(m1, b, &err), BS_OK, &err, what);
+				CHECK_STATUS_WHAT(bs_cms_merge_into(m2, a, &err), BS_OK, &err, what);
+				CHECK_STATUS_WHAT(bs_cms_intersect_into(i1, b, &err), BS_OK, &err, what);
+				CHECK_STATUS_WHAT(bs_cms_intersect_into(i2, a, &err), BS_OK, &err, what);
+				CHECK_STATUS_WHAT(bs_cms_inner_product(a, b, &product, &err), BS_OK, &err, what);
+				for (uint64_t k = 0; k < bs_cms_counter_count(a); k++)
+					if (m1->counters[k] != a->counters[k] + b->counters[k] ||
+						i1->counters[k] != (a->counters[k] < b->counters[k] ? a->counters[k] : b->counters[k]))
+						counters_ok = false;
+				CHECK(counters_ok);
+				CHECK(m1->total == a->total + b->total);
+				CHECK(m1->version == want_version && m2->version == want_version &&
+					  i1->version == want_version && i2->version == want_version);
+				CHECK(m1->family == want_family && m2->family == want_family &&
+					  i1->family == want_family && i2->family == want_family);
+				/* the same result in either order */
+				CHECK(bs_cms_compare(m1, m2) == 0 && bs_cms_compare(i1, i2) == 0);
+				/* a valid value, written with that version */
+				CHECK(cms_serializes_as_version(m1, want_version));
+				CHECK(cms_serializes_as_version(i1, want_version));
+				free(m1);
+				free(m2);
+				free(i1);
+				free(i2);
+			}
+			free(a);
+			free(b);
+		}
+
+	/* the same version combines in every family, and keeps its version */
+	for (uint8_t v = 1; v <= 2; v++)
+		for (uint8_t fam = 1; fam <= BS_FAMILY_LAST; fam++)
+		{
+			bs_cms	   *a = versioned_sketch(v, fam, 0, 4);
+			bs_cms	   *b = versioned_sketch(v, fam, 2, 4);
+
+			CHECK_STATUS(bs_cms_check_compatible(a, b, &err), BS_OK, &err);
+			CHECK_STATUS(bs_cms_merge_into(a, b, &err), BS_OK, &err);
+			CHECK(a->version == v && a->family == fam);
+			CHECK_STATUS(bs_cms_intersect_into(a, b, &err), BS_OK, &err);
+			CHECK(a->version == v && a->family == fam);
+			free(a);
+			free(b);
+		}
+
+	/* the cases by name */
+	{
+		bs_cms	   *a;
+		bs_cms	   *b;
+		char	   *text;
+
+		/* v1 integer + v2 integer: merged, written as version 2 */
+		a = versioned_sketch(1, BS_FAMILY_INTEGER, 0, 4);
+		b = versioned_sketch(2, BS_FAMILY_INTEGER, 2, 4);
+		CHECK_STATUS(bs_cms_check_compatible(a, b, &err), BS_OK, &err);
+		CHECK_STATUS(bs_cms_merge_into(a, b, &err), BS_OK, &err);
+		CHECK(a->version == 2 && a->family == BS_FAMILY_INTEGER && validates(a));
+		CHECK(estimate_key(a, 2) >= 6 && estimate_key(a, 0) >= 1);
+		text = to_text(a);
+		CHECK(strncmp(text, "cms:v2:integer:", 15) == 0);
+		free(text);
+		free(a);
+		free(b);
+
+		/* v1 text + v2 text, v1 other + v2 other (same tag): refused */
+		a = versioned_sketch(1, BS_FAMILY_TEXT, 0, 4);
+		b = versioned_sketch(2, BS_FAMILY_TEXT, 0, 4);
+		CHECK_STATUS(bs_cms_check_compatible(a, b, &err), BS_ERR_MISMATCH, &err);
+		CHECK(strcmp(err.message, "cmsketch format versions differ") == 0);
+		CHECK_STATUS(bs_cms_merge_into(a, b, &err), BS_ERR_MISMATCH, &err);
+		CHECK_STATUS(bs_cms_merge_into(b, a, &err), BS_ERR_MISMATCH, &err);
+		CHECK(bs_cms_check_compatible(a, b, NULL) == BS_ERR_MISMATCH);
+		free(a);
+		free(b);
+		a = versioned_sketch(1, BS_FAMILY_OTHER, 0, 4);
+		b = versioned_sketch(2, BS_FAMILY_OTHER, 0, 4);
+		CHECK(a->type_tag == b->type_tag);
+		CHECK_STATUS(bs_cms_check_compatible(a, b, &err), BS_ERR_MISMATCH, &err);
+		CHECK(strcmp(err.message, "cmsketch format versions differ") == 0);
+		CHECK_STATUS(bs_cms_merge_into(b, a, &err), BS_ERR_MISMATCH, &err);
+		free(a);
+		free(b);
+
+		/* v1 text + v2 empty: merged, and stays version 1 (either order) */
+		a = versioned_sketch(1, BS_FAMILY_TEXT, 0, 4);
+		b = versioned_sketch(2, BS_FAMILY_NONE, 0, 0);
+		CHECK_STATUS(bs_cms_check_compatible(a, b, &err), BS_OK, &err);
+		CHECK_STATUS(bs_cms_merge_into(b, a, &err), BS_OK, &err);
+		CHECK(b->version == 1 && b->family == BS_FAMILY_TEXT && memcmp(a, b, (size_t) bytes_of(a)) == 0);
+		text = to_text(b);
+		CHECK(strncmp(text, "cms:v1:text:", 12) == 0);
+		free(text);
+		/* being version 1 text, it no longer merges with version 2 text */
+		{
+			bs_cms	   *c = versioned_sketch(2, BS_FAMILY_TEXT, 5, 4);
+
+			CHECK_STATUS(bs_cms_merge_into(b, c, &err), BS_ERR_MISMATCH, &err);
+			free(c);
+		}
+		free(b);
+		b = versioned_sketch(2, BS_FAMILY_NONE, 0, 0);
+		CHECK_STATUS(bs_cms_merge_into(a, b, &err), BS_OK, &err);
+		CHECK(a->version == 1 && a->family == BS_FAMILY_TEXT);
+		free(a);
+		free(b);
+
+		/* v1 empty + v2 text: merged, version 2 (either order) */
+		a = versioned_sketch(1, BS_FAMILY_NONE, 0, 0);
+		b = versioned_sketch(2, BS_FAMILY_TEXT, 0, 4);
+		CHECK_STATUS(bs_cms_check_compatible(a, b, &err), BS_OK, &err);
+		CHECK_STATUS(bs_cms_merge_into(a, b, &err), BS_OK, &err);
+		CHECK(a->version == 2 && a->family == BS_FAMILY_TEXT && memcmp(a, b, (size_t) bytes_of(a)) == 0);
+		free(a);
+		a = versioned_sketch(1, BS_FAMILY_NONE, 0, 0);
+		CHECK_STATUS(bs_cms_merge_into(b, a, &err), BS_OK, &err);
+		CHECK(b->version == 2 && b->family == BS_FAMILY_TEXT);
+		free(a);
+		free(b);
+
+		/* two empty sketches: the newer version */
+		a = versioned_sketch(1, BS_FAMILY_NONE, 0, 0);
+		b = versioned_sketch(2, BS_FAMILY_NONE, 0, 0);
+		CHECK_STATUS(bs_cms_merge_into(a, b, &err), BS_OK, &err);
+		CHECK(a->version == 2 && a->family == BS_FAMILY_NONE);
+		free(a);
+		free(b);
+	}
+}
+
 int
 main(void)
 {
@@ -1276,6 +1592,7 @@ main(void)
 	test_add();
 	test_add_additive();
 	test_combine();
+	test_versions();
 	test_serialized();
 	test_text();
 	test_zipf();

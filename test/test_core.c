@@ -1171,7 +1171,9 @@ test_serialized(void)
 	CHECK(buf[length] == 0xEE);	/* nothing written past the end */
 
 	/* the documented byte offsets */
-	CHECK(buf[0] == 1);				/* version */
+	CHECK(BS_BLOOM_FORMAT_VERSION == 2 && BS_BLOOM_OLDEST_VERSION == 1);
+	CHECK(f->version == 2);
+	CHECK(buf[0] == 2);				/* version: new values are written as 2 */
 	CHECK(buf[1] == 1);				/* scheme: double */
 	CHECK(buf[2] == BS_FAMILY_OTHER);	/* family */
 	CHECK(buf[3] == 0);				/* reserved8 */
@@ -1205,7 +1207,7 @@ test_serialized(void)
 		bs_bloom_params params;
 
 		CHECK_STATUS(bs_bloom_decode_header(buf, length, &params, &err), BS_OK, &err);
-		CHECK(params.version == 1 && params.scheme == 1 && params.family == BS_FAMILY_OTHER &&
+		CHECK(params.version == 2 && params.scheme == 1 && params.family == BS_FAMILY_OTHER &&
 			  params.reserved8 == 0 && params.hashes == 7 && params.reserved16 == 0 &&
 			  params.type_tag == UINT32_C(0xA1B2C3D4) && params.bits == 9587 &&
 			  params.seed == UINT64_C(0xFEDCBA9876543210) && params.items == 500);
@@ -1249,7 +1251,9 @@ test_serialized(void)
 		};
 		const struct variant variants[] = {
 			{"version 0", 0, 1, 0, BS_ERR_FORMAT},
-			{"version 2", 0, 1, 2, BS_ERR_FORMAT},
+			{"version 1 (still read)", 0, 1, 1, BS_OK},
+			{"version 3", 0, 1, 3, BS_ERR_FORMAT},
+			{"version 4", 0, 1, 4, BS_ERR_FORMAT},
 			{"version 255", 0, 1, 255, BS_ERR_FORMAT},
 			{"scheme 0", 1, 1, 0, BS_ERR_FORMAT},
 			{"scheme 7", 1, 1, 7, BS_ERR_FORMAT},
@@ -1296,6 +1300,48 @@ test_serialized(void)
 			CHECK_SERIAL(copy, length, var->want, var->what);
 			free(copy);
 		}
+	}
+
+	/*
+	 * version 1 is still read: it loads as version 1 (not relabelled), keeps
+	 * its bits, and serializes back to the same bytes; the other header
+	 * checks still apply to it
+	 */
+	{
+		uint8_t    *copy = copy_bytes(buf, length, 0);
+		bs_bloom_params params;
+		bs_bloom   *old = NULL;
+
+		copy[0] = 1;
+		CHECK_STATUS(bs_bloom_decode_header(copy, length, &params, &err), BS_OK, &err);
+		CHECK(params.version == 1 && params.family == BS_FAMILY_OTHER &&
+			  params.type_tag == UINT32_C(0xA1B2C3D4) && params.bits == 9587 &&
+			  params.items == 500);
+		CHECK_STATUS(decode_and_load(copy, length, &old, &err), BS_OK, &err);
+		if (old != NULL)
+		{
+			uint8_t    *again;
+			size_t		again_length;
+
+			CHECK(old->version == 1);
+			CHECK(memcmp(old->words, f->words, 8 * 150) == 0);
+			CHECK(old->family == f->family && old->type_tag == f->type_tag &&
+				  old->items == f->items && old->seed == f->seed);
+			CHECK_STATUS(bs_bloom_check_shape(old, bs_bloom_total_bytes(9587), &err), BS_OK, &err);
+			again = serialize(old, &again_length);
+			CHECK(again_length == length && again[0] == 1 && memcmp(again, copy, length) == 0);
+			free(again);
+			free(old);
+		}
+		copy[3] = 1;
+		CHECK_SERIAL(copy, length, BS_ERR_FORMAT, "version 1, reserved8 1");
+		copy[3] = 0;
+		put_le16(copy + 4, 0);
+		CHECK_SERIAL(copy, length, BS_ERR_PARAM, "version 1, k = 0");
+		put_le16(copy + 4, 7);
+		CHECK_SERIAL(copy, length - 1, BS_ERR_FORMAT, "version 1, truncated");
+		CHECK_SERIAL(copy, length, BS_OK, "version 1, restored");
+		free(copy);
 	}
 
 	/* a type tag with a built-in family; and the largest k is fine */
@@ -1439,6 +1485,30 @@ test_serialized(void)
 		bs_bloom_params q;
 
 		CHECK_STATUS(bs_bloom_check_params(&p, &err), BS_OK, &err);
+		/* versions 1 (old, read) and 2 (current); nothing outside 1..2 */
+		q = p;
+		q.version = 2;
+		CHECK_STATUS(bs_bloom_check_params(&q, &err), BS_OK, &err);
+		q.family = BS_FAMILY_OTHER;
+		q.type_tag = 0x1234;
+		CHECK_STATUS(bs_bloom_check_params(&q, &err), BS_OK, &err);
+		q.version = 1;
+		CHECK_STATUS(bs_bloom_check_params(&q, &err), BS_OK, &err);
+		{
+			static const uint8_t unknown[] = {0, 3, 4, 128, 255};
+
+			for (size_t i = 0; i < sizeof(unknown); i++)
+			{
+				char		what[32];
+
+				q = p;
+				q.version = unknown[i];
+				snprintf(what, sizeof(what), "version %u", unknown[i]);
+				CHECK_STATUS_WHAT(bs_bloom_check_params(&q, &err), BS_ERR_FORMAT, &err, what);
+				CHECK(strstr(err.message, "format version") != NULL);
+				CHECK(strstr(err.detail, "versions 1 to 2") != NULL);
+			}
+		}
 		q = p;
 		q.bits = UINT64_C(6000000001);
 		CHECK_STATUS(bs_bloom_check_params(&q, &err), BS_ERR_TOO_LARGE, &err);
@@ -1570,17 +1640,17 @@ test_text(void)
 	char	   *p61;
 
 	add_keys(f, 0, 500, BS_FAMILY_INTEGER, 0);
-	check_text_round_trip(f, "bloom:v1:double:integer:k=7:m=9587:seed=-12345:items=500:", __LINE__);
+	check_text_round_trip(f, "bloom:v2:double:integer:k=7:m=9587:seed=-12345:items=500:", __LINE__);
 
 	/* family other with its tag, in 8 lower-case hex digits */
 	f->family = BS_FAMILY_OTHER;
 	f->type_tag = 0xABCD;
-	check_text_round_trip(f, "bloom:v1:double:other-0000abcd:k=7:m=9587:seed=-12345:items=500:", __LINE__);
+	check_text_round_trip(f, "bloom:v2:double:other-0000abcd:k=7:m=9587:seed=-12345:items=500:", __LINE__);
 	f->type_tag = UINT32_C(0xFFFFFFFF);
-	check_text_round_trip(f, "bloom:v1:double:other-ffffffff:k=7:m=9587:seed=-12345:items=500:", __LINE__);
+	check_text_round_trip(f, "bloom:v2:double:other-ffffffff:k=7:m=9587:seed=-12345:items=500:", __LINE__);
 	f->family = BS_FAMILY_TIMESTAMPTZ;
 	f->type_tag = 0;
-	check_text_round_trip(f, "bloom:v1:double:timestamptz:k=7:m=9587:seed=-12345:items=500:", __LINE__);
+	check_text_round_trip(f, "bloom:v2:double:timestamptz:k=7:m=9587:seed=-12345:items=500:", __LINE__);
 	free(f);
 
 	/* every family name */
@@ -1597,7 +1667,7 @@ test_text(void)
 			f = new_filter(61, 3, 1);
 			if (fam != BS_FAMILY_NONE)
 				add_keys(f, 0, 2, fam, 0);
-			snprintf(prefix, sizeof(prefix), "bloom:v1:double:%s:k=3:m=61:seed=1:items=%d:",
+			snprintf(prefix, sizeof(prefix), "bloom:v2:double:%s:k=3:m=61:seed=1:items=%d:",
 					 names[fam], fam != BS_FAMILY_NONE ? 2 : 0);
 			CHECK(strcmp(bs_family_name(fam), names[fam]) == 0);
 			check_text_round_trip(f, prefix, __LINE__);
@@ -1613,121 +1683,168 @@ test_text(void)
 
 	/* extremes of seed and m, and all three base64 tails (8w mod 3 = 0, 2, 1) */
 	f = new_filter(2, 1, 0);
-	check_text_round_trip(f, "bloom:v1:double:none:k=1:m=2:seed=0:items=0:", __LINE__);
+	check_text_round_trip(f, "bloom:v2:double:none:k=1:m=2:seed=0:items=0:", __LINE__);
 	free(f);
 	f = new_filter(2, 2, 0);
 	add_keys(f, 0, 1, BS_FAMILY_BOOL, 0);
 	CHECK(bs_bloom_count_set(f) == 2);
-	check_text_round_trip(f, "bloom:v1:double:bool:k=2:m=2:seed=0:items=1:", __LINE__);
+	check_text_round_trip(f, "bloom:v2:double:bool:k=2:m=2:seed=0:items=1:", __LINE__);
 	free(f);
 	f = new_filter(61, 3, (uint64_t) INT64_MIN);
 	add_keys(f, 0, 5, BS_FAMILY_TEXT, 0);
+	check_text_round_trip(f, "bloom:v2:double:text:k=3:m=61:seed=-9223372036854775808:items=5:", __LINE__);
+	/* a version 1 value is written with its own version, and reads back as one */
+	f->version = 1;
 	check_text_round_trip(f, "bloom:v1:double:text:k=3:m=61:seed=-9223372036854775808:items=5:", __LINE__);
+	f->family = BS_FAMILY_OTHER;
+	f->type_tag = 0xABCD;
+	check_text_round_trip(f, "bloom:v1:double:other-0000abcd:k=3:m=61:seed=-9223372036854775808:items=5:", __LINE__);
 	free(f);
 	f = new_filter(97, 5, (uint64_t) INT64_MAX);
 	add_keys(f, 0, 5, BS_FAMILY_UUID, 0);
-	check_text_round_trip(f, "bloom:v1:double:uuid:k=5:m=97:seed=9223372036854775807:items=5:", __LINE__);
+	check_text_round_trip(f, "bloom:v2:double:uuid:k=5:m=97:seed=9223372036854775807:items=5:", __LINE__);
 	free(f);
 	f = new_filter(191, 191, UINT64_MAX);	/* 3 words: 24 bytes, no padding */
 	add_keys(f, 0, 1, BS_FAMILY_DATE, 0);
-	check_text_round_trip(f, "bloom:v1:double:date:k=191:m=191:seed=-1:items=1:", __LINE__);
+	check_text_round_trip(f, "bloom:v2:double:date:k=191:m=191:seed=-1:items=1:", __LINE__);
 	free(f);
 	f = new_filter(1000003, 10, 3);
 	add_keys(f, 0, 20000, BS_FAMILY_BYTEA, 0);
-	check_text_round_trip(f, "bloom:v1:double:bytea:k=10:m=1000003:seed=3:items=20000:", __LINE__);
+	check_text_round_trip(f, "bloom:v2:double:bytea:k=10:m=1000003:seed=3:items=20000:", __LINE__);
 	free(f);
 
 	/* rejections: a valid m = 97 filter, its header varied field by field */
 	f = new_filter(97, 5, 7);
 	add_keys(f, 0, 3, BS_FAMILY_INTEGER, 0);
 	text = format_text(f);
-	CHECK(strncmp(text, "bloom:v1:double:integer:k=5:m=97:seed=7:items=3:", 48) == 0);
+	CHECK(strncmp(text, "bloom:v2:double:integer:k=5:m=97:seed=7:items=3:", 48) == 0);
 	payload = text + 48;
 	CHECK(strlen(payload) == 24);	/* 16 bytes: 5 groups and "XY==" */
 	p97 = xcalloc(strlen(payload) + 1);
 	strcpy(p97, payload);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_OK);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_OK);
 
 	CHECK_TEXT("", "", BS_ERR_FORMAT);
 	CHECK_TEXT("bloom:", "", BS_ERR_FORMAT);
-	CHECK_TEXT("v1:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT(":v1:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("blom:v1:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("Bloom:v1:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloomx:v1:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT(" bloom:v1:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("v2:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT(":v2:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("blom:v2:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("Bloom:v2:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloomx:v2:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT(" bloom:v2:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	/* the format version: 1 (still read) and 2; nothing else, one spelling */
+	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_OK);
 	CHECK_TEXT("bloom:v01:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v02:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v3:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v4:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
 	CHECK_TEXT("bloom:v0:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v255:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
 	CHECK_TEXT("bloom:v:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
 	CHECK_TEXT("bloom:V1:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:V2:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
 	CHECK_TEXT("bloom:1:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:2:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
 	CHECK_TEXT("bloom:v257:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v258:double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	/* version 1 gets no pass on the other fields */
 	CHECK_TEXT("bloom:v1:triple:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:Double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1::integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integers:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:int:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:Integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:unknown:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:other:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:other-ABCDEF01:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:other-abcdef0:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:other-abcdef012:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:other-abcdefg1:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:other-abcdef01:k=5:m=97:seed=7:items=3:", p97, BS_OK);
-	CHECK_TEXT("bloom:v1:double::k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=07:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=+7:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=+5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=05:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=-5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k= 5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5 :m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:K=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=65536:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
 	CHECK_TEXT("bloom:v1:double:integer:k=0:m=97:seed=7:items=3:", p97, BS_ERR_PARAM);
-	CHECK_TEXT("bloom:v1:double:integer:k=98:m=97:seed=7:items=3:", p97, BS_ERR_PARAM);
-	CHECK_TEXT("bloom:v1:double:integer:k=1025:m=97:seed=7:items=3:", p97, BS_ERR_PARAM);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=097:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=0x61:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=18446744073709551616:seed=7:items=3:", p97, BS_ERR_FORMAT);
 	CHECK_TEXT("bloom:v1:double:integer:k=5:m=100:seed=7:items=3:", p97, BS_ERR_PARAM);
-	CHECK_TEXT("bloom:v1:double:integer:k=1:m=1:seed=7:items=3:", p97, BS_ERR_PARAM);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=0:seed=7:items=3:", p97, BS_ERR_PARAM);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=6000000001:seed=7:items=3:", p97, BS_ERR_TOO_LARGE);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=18446744073709551557:seed=7:items=3:", p97, BS_ERR_TOO_LARGE);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=101:seed=7:items=3:", p97, BS_OK);	/* same length */
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=131:seed=7:items=3:", p97, BS_ERR_FORMAT);	/* 3 words */
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=-:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=-0:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=+7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=07:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=--7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=9223372036854775808:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=18446744073709551615:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=-9223372036854775809:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=99999999999999999999:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=9223372036854775807:items=3:", p97, BS_OK);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=-9223372036854775808:items=3:", p97, BS_OK);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=7:items=-3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=7:items=03:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=7:items=:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=7:items=3", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=7:items=3::", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:m=97:k=5:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:extra:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
 	CHECK_TEXT("bloom:v1:double:none:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=7:items=1:", p97, BS_ERR_FORMAT);	/* bits > k * items */
-	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=7:items=18446744073709551615:", p97, BS_OK);
+	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=7:items=1:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v1:double:integer:k=5:m=97:seed=7:items=3:", p97 + 1, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v1:double:other-abcdef01:k=5:m=97:seed=7:items=3:", p97, BS_OK);
+	CHECK_TEXT("bloom:v1:double:text:k=5:m=97:seed=7:items=3:", p97, BS_OK);
+	/* a version 1 text loads as version 1 with the same bits, and is written back as v1 */
+	{
+		const char *h1 = "bloom:v1:double:integer:k=5:m=97:seed=7:items=3:";
+		char	   *old_text = xcalloc(strlen(h1) + strlen(p97) + 1);
+		bs_bloom   *g = NULL;
+		bs_error	err;
+
+		strcpy(old_text, h1);
+		strcat(old_text, p97);
+		CHECK_STATUS(parse_text(old_text, strlen(old_text), &g, &err), BS_OK, &err);
+		if (g != NULL)
+		{
+			char	   *again = format_text(g);
+
+			CHECK(g->version == 1);
+			CHECK(g->family == BS_FAMILY_INTEGER && g->items == 3 && g->bits == 97 &&
+				  g->hashes == 5 && g->seed == 7);
+			CHECK(memcmp(g->words, f->words, 8 * bs_bloom_word_count(97)) == 0);
+			CHECK(strcmp(again, old_text) == 0);
+			free(again);
+			free(g);
+		}
+		free(old_text);
+	}
+	CHECK_TEXT("bloom:v2:triple:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:Double:integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2::integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integers:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:int:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:Integer:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:unknown:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:other:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:other-ABCDEF01:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:other-abcdef0:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:other-abcdef012:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:other-abcdefg1:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:other-abcdef01:k=5:m=97:seed=7:items=3:", p97, BS_OK);
+	CHECK_TEXT("bloom:v2:double::k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=07:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=+7:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=+5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=05:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=-5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k= 5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5 :m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:K=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=65536:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=0:m=97:seed=7:items=3:", p97, BS_ERR_PARAM);
+	CHECK_TEXT("bloom:v2:double:integer:k=98:m=97:seed=7:items=3:", p97, BS_ERR_PARAM);
+	CHECK_TEXT("bloom:v2:double:integer:k=1025:m=97:seed=7:items=3:", p97, BS_ERR_PARAM);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=097:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=0x61:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=18446744073709551616:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=100:seed=7:items=3:", p97, BS_ERR_PARAM);
+	CHECK_TEXT("bloom:v2:double:integer:k=1:m=1:seed=7:items=3:", p97, BS_ERR_PARAM);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=0:seed=7:items=3:", p97, BS_ERR_PARAM);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=6000000001:seed=7:items=3:", p97, BS_ERR_TOO_LARGE);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=18446744073709551557:seed=7:items=3:", p97, BS_ERR_TOO_LARGE);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=101:seed=7:items=3:", p97, BS_OK);	/* same length */
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=131:seed=7:items=3:", p97, BS_ERR_FORMAT);	/* 3 words */
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=-:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=-0:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=+7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=07:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=--7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=9223372036854775808:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=18446744073709551615:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=-9223372036854775809:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=99999999999999999999:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=9223372036854775807:items=3:", p97, BS_OK);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=-9223372036854775808:items=3:", p97, BS_OK);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=7:items=-3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=7:items=03:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=7:items=:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=7:items=3", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=7:items=3::", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:m=97:k=5:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:extra:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:none:k=5:m=97:seed=7:items=3:", p97, BS_ERR_FORMAT);
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=7:items=1:", p97, BS_ERR_FORMAT);	/* bits > k * items */
+	CHECK_TEXT("bloom:v2:double:integer:k=5:m=97:seed=7:items=18446744073709551615:", p97, BS_OK);
 
 	/* rejections in the payload */
 	{
-		const char *h = "bloom:v1:double:integer:k=5:m=97:seed=7:items=3:";
+		const char *h = "bloom:v2:double:integer:k=5:m=97:seed=7:items=3:";
 		char		buf[64];
 		size_t		pl = strlen(p97);
 
@@ -1786,6 +1903,11 @@ test_text(void)
 		bad_text = format_text(bad);
 		CHECK_TEXT(bad_text, "", BS_ERR_FORMAT);
 		free(bad_text);
+		bad->version = 1;		/* and in a version 1 text */
+		bad_text = format_text(bad);
+		CHECK(strncmp(bad_text, "bloom:v1:", 9) == 0);
+		CHECK_TEXT(bad_text, "", BS_ERR_FORMAT);
+		free(bad_text);
 		free(bad);
 	}
 
@@ -1815,11 +1937,11 @@ test_text(void)
 	f = new_filter(61, 3, 7);
 	add_keys(f, 0, 2, BS_FAMILY_INTEGER, 0);
 	text = format_text(f);
-	CHECK(strncmp(text, "bloom:v1:double:integer:k=3:m=61:seed=7:items=2:", 48) == 0);
+	CHECK(strncmp(text, "bloom:v2:double:integer:k=3:m=61:seed=7:items=2:", 48) == 0);
 	p61 = xcalloc(13);
 	memcpy(p61, text + 48, 12);
 	CHECK(strlen(text + 48) == 12 && p61[11] == '=');
-	CHECK_TEXT("bloom:v1:double:integer:k=3:m=61:seed=7:items=2:", p61, BS_OK);
+	CHECK_TEXT("bloom:v2:double:integer:k=3:m=61:seed=7:items=2:", p61, BS_OK);
 	{
 		const char *alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 		const char *at = strchr(alphabet, p61[10]);
@@ -1831,11 +1953,11 @@ test_text(void)
 			strcpy(buf, p61);
 			buf[10] = alphabet[((at - alphabet) | 1)];	/* set an unused low bit */
 			CHECK(buf[10] != p61[10]);
-			CHECK_TEXT("bloom:v1:double:integer:k=3:m=61:seed=7:items=2:", buf, BS_ERR_FORMAT);
+			CHECK_TEXT("bloom:v2:double:integer:k=3:m=61:seed=7:items=2:", buf, BS_ERR_FORMAT);
 		}
 		strcpy(buf, p61);
 		buf[11] = 'A';
-		CHECK_TEXT("bloom:v1:double:integer:k=3:m=61:seed=7:items=2:", buf, BS_ERR_FORMAT);
+		CHECK_TEXT("bloom:v2:double:integer:k=3:m=61:seed=7:items=2:", buf, BS_ERR_FORMAT);
 	}
 	free(p61);
 	free(text);
@@ -1856,11 +1978,14 @@ test_merge(void)
 
 	CHECK_STATUS(bs_bloom_check_compatible(a, b, &err), BS_OK, &err);
 
-	/* each differing field */
-	b->version = 2;
+	/* each differing field (versions: one whose family hashes differently; see test_versions) */
+	CHECK(a->version == BS_BLOOM_FORMAT_VERSION && b->version == BS_BLOOM_FORMAT_VERSION);
+	b->version = 1;
+	a->family = b->family = BS_FAMILY_TEXT;
 	CHECK_STATUS(bs_bloom_check_compatible(a, b, &err), BS_ERR_MISMATCH, &err);
 	CHECK_STATUS(bs_bloom_check_compatible(b, a, &err), BS_ERR_MISMATCH, &err);
-	b->version = 1;
+	a->family = b->family = BS_FAMILY_NONE;
+	b->version = BS_BLOOM_FORMAT_VERSION;
 	b->scheme = 2;
 	CHECK_STATUS(bs_bloom_check_compatible(a, b, &err), BS_ERR_MISMATCH, &err);
 	b->scheme = 1;
@@ -1973,6 +2098,241 @@ test_merge(void)
 }
 
 /* ------------------------------------------------------------------------ */
+/* format versions 1 and 2 combined                                         */
+/* ------------------------------------------------------------------------ */
+
+/* A 97-bit filter of the given version holding `count` keys of `family` (none: empty). */
+static bs_bloom *
+versioned_filter(uint8_t version, uint8_t family, uint64_t first, uint64_t count)
+{
+	bs_bloom   *f = new_filter(97, 5, 11);
+
+	if (family != BS_FAMILY_NONE)
+		add_keys(f, first, count, family, family == BS_FAMILY_OTHER ? 0x1234 : 0);
+	f->version = version;
+	return f;
+}
+
+static bs_bloom *
+clone_filter(const bs_bloom *f)
+{
+	bs_bloom   *copy = xcalloc((size_t) bs_bloom_total_bytes(f->bits));
+
+	memcpy(copy, f, (size_t) bs_bloom_total_bytes(f->bits));
+	return copy;
+}
+
+/* The filter's serialized form reads back, with its version in byte 0. */
+static bool
+serializes_as_version(const bs_bloom *f, uint8_t version)
+{
+	size_t		length;
+	uint8_t    *buf = serialize(f, &length);
+	bs_bloom   *g = NULL;
+	bool		ok;
+
+	ok = buf[0] == version && decode_and_load(buf, length, &g, NULL) == BS_OK &&
+		g != NULL && g->version == version &&
+		memcmp(f, g, (size_t) bs_bloom_total_bytes(f->bits)) == 0;
+	free(g);
+	free(buf);
+	return ok;
+}
+
+static void
+test_versions(void)
+{
+	bs_error	err;
+	uint64_t	words = bs_bloom_word_count(97);
+
+	/* only text and other hash differently in versions 1 and 2 */
+	CHECK(BS_FAMILY_TEXT == 2 && BS_FAMILY_OTHER == 11);
+	for (uint8_t fam = 0; fam <= BS_FAMILY_LAST; fam++)
+		CHECKF(bs_family_hash_stable(fam) == (fam != BS_FAMILY_TEXT && fam != BS_FAMILY_OTHER),
+			   "family %s", bs_family_name(fam));
+
+	/*
+	 * Every pair of families, version 1 (fa) against version 2 (fb), in both
+	 * orders: combinable when either is empty or the older (version 1)
+	 * side's family hashes alike in both, and the families agree; the
+	 * result has the version of the side with values, else 2.
+	 */
+	for (uint8_t fa = 0; fa <= BS_FAMILY_LAST; fa++)
+		for (uint8_t fb = 0; fb <= BS_FAMILY_LAST; fb++)
+		{
+			bs_bloom   *a = versioned_filter(1, fa, 0, 3);
+			bs_bloom   *b = versioned_filter(2, fb, 2, 3);
+			bool		versions_ok = fa == BS_FAMILY_NONE || fb == BS_FAMILY_NONE ||
+				bs_family_hash_stable(fa);
+			bool		families_ok = fa == BS_FAMILY_NONE || fb == BS_FAMILY_NONE || fa == fb;
+			bs_status	want = versions_ok && families_ok ? BS_OK : BS_ERR_MISMATCH;
+			uint8_t		want_version = fa != BS_FAMILY_NONE && fb == BS_FAMILY_NONE ? 1 : 2;
+			uint8_t		want_family = fa != BS_FAMILY_NONE ? fa : fb;
+			char		what[64];
+
+			snprintf(what, sizeof(what), "v1 %s, v2 %s", bs_family_name(fa), bs_family_name(fb));
+			CHECKF(bs_versions_combine(1, fa, 2, fb) == versions_ok &&
+				   bs_versions_combine(2, fb, 1, fa) == versions_ok, "%s", what);
+			CHECKF(bs_combined_version(1, fa, 2, fb) == want_version &&
+				   bs_combined_version(2, fb, 1, fa) == want_version, "%s", what);
+			CHECK_STATUS_WHAT(bs_bloom_check_compatible(a, b, &err), want, &err, what);
+			if (!versions_ok)
+				CHECKF(strcmp(err.message, "bloomfilter format versions differ") == 0 &&
+					   strstr(err.detail, "format version 1, the other 2") != NULL, "%s", what);
+			else if (!families_ok)
+				CHECKF(strcmp(err.message, "bloomfilter value families differ") == 0, "%s", what);
+			CHECK_STATUS_WHAT(bs_bloom_check_compatible(b, a, &err), want, &err, what);
+			if (!versions_ok)
+				CHECKF(strcmp(err.message, "bloomfilter format versions differ") == 0 &&
+					   strstr(err.detail, "format version 2, the other 1") != NULL, "%s", what);
+
+			if (want == BS_OK)
+			{
+				bs_bloom   *u1 = clone_filter(a);
+				bs_bloom   *u2 = clone_filter(b);
+				bs_bloom   *i1 = clone_filter(a);
+				bs_bloom   *i2 = clone_filter(b);
+				bool		words_ok = true;
+
+				bs_bloom_union_into(u1, b);
+				bs_bloom_union_into(u2, a);
+				bs_bloom_intersect_into(i1, b);
+				bs_bloom_intersect_into(i2, a);
+				for (uint64_t w = 0; w < words; w++)
+					if (u1->words[w] != (a->words[w] | b->words[w]) ||
+						i1->words[w] != (a->words[w] & b->words[w]))
+						words_ok = false;
+				CHECKF(words_ok, "%s", what);
+				CHECKF(u1->version == want_version && u2->version == want_version &&
+					   i1->version == want_version && i2->version == want_version,
+					   "%s: versions %u %u %u %u, want %u", what, u1->version, u2->version,
+					   i1->version, i2->version, want_version);
+				CHECKF(u1->family == want_family && u2->family == want_family &&
+					   i1->family == want_family && i2->family == want_family, "%s", what);
+				/* the same result in either order */
+				CHECKF(bs_bloom_compare(u1, u2) == 0 && bs_bloom_compare(i1, i2) == 0, "%s", what);
+				/* a valid value, written with that version */
+				CHECKF(serializes_as_version(u1, want_version), "%s: union", what);
+				CHECKF(serializes_as_version(i1, want_version), "%s: intersection", what);
+				free(u1);
+				free(u2);
+				free(i1);
+				free(i2);
+			}
+			free(a);
+			free(b);
+		}
+
+	/* the same version combines in every family, and keeps its version */
+	for (uint8_t v = 1; v <= 2; v++)
+		for (uint8_t fam = 1; fam <= BS_FAMILY_LAST; fam++)
+		{
+			bs_bloom   *a = versioned_filter(v, fam, 0, 3);
+			bs_bloom   *b = versioned_filter(v, fam, 2, 3);
+			char		what[64];
+
+			snprintf(what, sizeof(what), "v%u %s twice", v, bs_family_name(fam));
+			CHECK(bs_versions_combine(v, fam, v, fam));
+			CHECK_STATUS_WHAT(bs_bloom_check_compatible(a, b, &err), BS_OK, &err, what);
+			bs_bloom_union_into(a, b);
+			CHECKF(a->version == v && a->family == fam && a->items == 6, "%s", what);
+			bs_bloom_intersect_into(a, b);
+			CHECKF(a->version == v && a->family == fam, "%s", what);
+			free(a);
+			free(b);
+		}
+
+	/* the cases by name */
+	{
+		bs_bloom   *a;
+		bs_bloom   *b;
+		char	   *text;
+
+		/* v1 integer + v2 integer: combined, written as version 2 */
+		a = versioned_filter(1, BS_FAMILY_INTEGER, 0, 3);
+		b = versioned_filter(2, BS_FAMILY_INTEGER, 2, 3);
+		CHECK_STATUS(bs_bloom_check_compatible(a, b, &err), BS_OK, &err);
+		bs_bloom_union_into(a, b);
+		CHECK(a->version == 2 && a->family == BS_FAMILY_INTEGER && a->items == 6);
+		text = format_text(a);
+		CHECK(strncmp(text, "bloom:v2:double:integer:", 24) == 0);
+		free(text);
+		/* and a version 2 result still combines with version 1 integers */
+		b->version = 1;
+		CHECK_STATUS(bs_bloom_check_compatible(a, b, &err), BS_OK, &err);
+		bs_bloom_union_into(a, b);
+		CHECK(a->version == 2 && a->items == 9);
+		free(a);
+		free(b);
+
+		/* v1 text + v2 text, v1 other + v2 other (same tag): refused */
+		a = versioned_filter(1, BS_FAMILY_TEXT, 0, 3);
+		b = versioned_filter(2, BS_FAMILY_TEXT, 0, 3);
+		CHECK_STATUS(bs_bloom_check_compatible(a, b, &err), BS_ERR_MISMATCH, &err);
+		CHECK(strcmp(err.message, "bloomfilter format versions differ") == 0);
+		CHECK_STATUS(bs_bloom_check_compatible(b, a, &err), BS_ERR_MISMATCH, &err);
+		CHECK(bs_bloom_check_compatible(a, b, NULL) == BS_ERR_MISMATCH);
+		free(a);
+		free(b);
+		a = versioned_filter(1, BS_FAMILY_OTHER, 0, 3);
+		b = versioned_filter(2, BS_FAMILY_OTHER, 0, 3);
+		CHECK(a->type_tag == b->type_tag);
+		CHECK_STATUS(bs_bloom_check_compatible(a, b, &err), BS_ERR_MISMATCH, &err);
+		CHECK(strcmp(err.message, "bloomfilter format versions differ") == 0);
+		CHECK_STATUS(bs_bloom_check_compatible(b, a, &err), BS_ERR_MISMATCH, &err);
+		free(a);
+		free(b);
+
+		/* v1 text + v2 empty: combined, and stays version 1 (either order) */
+		a = versioned_filter(1, BS_FAMILY_TEXT, 0, 3);
+		b = versioned_filter(2, BS_FAMILY_NONE, 0, 0);
+		CHECK_STATUS(bs_bloom_check_compatible(a, b, &err), BS_OK, &err);
+		CHECK_STATUS(bs_bloom_check_compatible(b, a, &err), BS_OK, &err);
+		bs_bloom_union_into(b, a);
+		CHECK(b->version == 1 && b->family == BS_FAMILY_TEXT && b->items == 3);
+		CHECK(memcmp(b->words, a->words, 8 * words) == 0);
+		text = format_text(b);
+		CHECK(strncmp(text, "bloom:v1:double:text:", 21) == 0);
+		free(text);
+		/* being version 1 text, it no longer combines with version 2 text */
+		{
+			bs_bloom   *c = versioned_filter(2, BS_FAMILY_TEXT, 5, 3);
+
+			CHECK_STATUS(bs_bloom_check_compatible(b, c, &err), BS_ERR_MISMATCH, &err);
+			free(c);
+		}
+		free(b);
+		b = versioned_filter(2, BS_FAMILY_NONE, 0, 0);
+		bs_bloom_union_into(a, b);
+		CHECK(a->version == 1 && a->family == BS_FAMILY_TEXT && a->items == 3);
+		free(a);
+		free(b);
+
+		/* v1 empty + v2 text: combined, version 2 (either order) */
+		a = versioned_filter(1, BS_FAMILY_NONE, 0, 0);
+		b = versioned_filter(2, BS_FAMILY_TEXT, 0, 3);
+		CHECK_STATUS(bs_bloom_check_compatible(a, b, &err), BS_OK, &err);
+		CHECK_STATUS(bs_bloom_check_compatible(b, a, &err), BS_OK, &err);
+		bs_bloom_union_into(a, b);
+		CHECK(a->version == 2 && a->family == BS_FAMILY_TEXT && a->items == 3);
+		free(a);
+		a = versioned_filter(1, BS_FAMILY_NONE, 0, 0);
+		bs_bloom_union_into(b, a);
+		CHECK(b->version == 2 && b->family == BS_FAMILY_TEXT && b->items == 3);
+		free(a);
+		free(b);
+
+		/* two empty filters: the newer version */
+		a = versioned_filter(1, BS_FAMILY_NONE, 0, 0);
+		b = versioned_filter(2, BS_FAMILY_NONE, 0, 0);
+		bs_bloom_union_into(a, b);
+		CHECK(a->version == 2 && a->family == BS_FAMILY_NONE);
+		free(a);
+		free(b);
+	}
+}
+
+/* ------------------------------------------------------------------------ */
 /* shape                                                                    */
 /* ------------------------------------------------------------------------ */
 
@@ -1996,9 +2356,18 @@ test_shape(void)
 	f->bits = 9601;				/* 151 words */
 	CHECK_STATUS(bs_bloom_check_shape(f, total, &err), BS_ERR_FORMAT, &err);
 	f->bits = 9587;
-	f->version = 2;
+	CHECK(f->version == 2);
+	f->version = 1;				/* still read */
+	CHECK_STATUS(bs_bloom_check_shape(f, total, &err), BS_OK, &err);
+	CHECK_STATUS(bs_bloom_check_shape(f, total - 8, &err), BS_ERR_FORMAT, &err);
+	f->version = 0;
 	CHECK_STATUS(bs_bloom_check_shape(f, total, &err), BS_ERR_FORMAT, &err);
-	f->version = 1;
+	f->version = 3;
+	CHECK_STATUS(bs_bloom_check_shape(f, total, &err), BS_ERR_FORMAT, &err);
+	f->version = 255;
+	CHECK_STATUS(bs_bloom_check_shape(f, total, &err), BS_ERR_FORMAT, &err);
+	f->version = 2;
+	CHECK_STATUS(bs_bloom_check_shape(f, total, &err), BS_OK, &err);
 	f->scheme = 0;
 	CHECK_STATUS(bs_bloom_check_shape(f, total, &err), BS_ERR_FORMAT, &err);
 	f->scheme = 1;
@@ -2451,6 +2820,7 @@ main(void)
 	test_serialized();
 	test_text();
 	test_merge();
+	test_versions();
 	test_shape();
 	test_schemes();
 	test_block_simd();

@@ -299,17 +299,16 @@ bs_fail_capacity(bs_error *err, const char *scheme, int64_t capacity, double fpr
 	/* capacity does not fit, so it bounds the search from above */
 	int64_t		largest = bs_largest_capacity(fpr, capacity, fits);
 	char		message[sizeof(err->message)];
-	char		what[48];
 
-	snprintf(what, sizeof(what), "%s%sbloomfilter", scheme ? scheme : "", scheme ? " " : "");
 	if (largest > 0)
 		snprintf(message, sizeof(message),
-				 "%s for %lld items at false-positive rate %.15g is too large; the largest capacity at that rate is %lld",
-				 what, (long long) capacity, fpr, (long long) largest);
+				 "%s%sbloomfilter for %lld items at false-positive rate %.15g is too large; the largest capacity at that rate is %lld",
+				 scheme ? scheme : "", scheme ? " " : "", (long long) capacity, fpr,
+				 (long long) largest);
 	else
 		snprintf(message, sizeof(message),
-				 "%s for %lld items at false-positive rate %.15g is too large; no filter reaches that rate even for one item",
-				 what, (long long) capacity, fpr);
+				 "%s%sbloomfilter for %lld items at false-positive rate %.15g is too large; no filter reaches that rate even for one item",
+				 scheme ? scheme : "", scheme ? " " : "", (long long) capacity, fpr);
 	return bs_fail(err, BS_ERR_TOO_LARGE, message,
 				   "The largest filter has %llu bits (750 MB, so that its text form stays under PostgreSQL's 1 GB value limit).%s",
 				   (unsigned long long) BS_BLOOM_MAX_BITS,

@@ -223,7 +223,7 @@ bloom_corpus(void)
 	/* serialized near-misses of int_m67_k5 (header offsets: README.md) */
 	bloom_bytes_miss("miss_truncated", small, -1, 0, -1);
 	bloom_bytes_miss("miss_trailing", small, -1, 0, 1);
-	bloom_bytes_miss("miss_version2", small, 0, 2, 0);
+	bloom_bytes_miss("miss_version3", small, 0, 3, 0);
 	bloom_bytes_miss("miss_scheme2", small, 1, 2, 0);
 	bloom_bytes_miss("miss_family12", small, 2, 12, 0);
 	bloom_bytes_miss("miss_reserved8", small, 3, 1, 0);
@@ -239,8 +239,8 @@ bloom_corpus(void)
 	/* text near-misses */
 	bs_bloom_format_text(small, t);
 	text_miss("fuzz_bloom_text", "miss_magic", t, "bloom:", "bloon:");
-	text_miss("fuzz_bloom_text", "miss_v2", t, ":v1:", ":v2:");
-	text_miss("fuzz_bloom_text", "miss_v01", t, ":v1:", ":v01:");
+	text_miss("fuzz_bloom_text", "miss_v3", t, ":v2:", ":v3:");
+	text_miss("fuzz_bloom_text", "miss_v02", t, ":v2:", ":v02:");
 	text_miss("fuzz_bloom_text", "miss_scheme", t, ":double:", ":triple:");
 	text_miss("fuzz_bloom_text", "miss_family", t, ":integer:", ":other-0000zz00:");
 	text_miss("fuzz_bloom_text", "miss_k_zero", t, ":k=5:", ":k=05:");
@@ -387,7 +387,7 @@ cms_corpus(void)
 	/* serialized near-misses of int_w5_d3 (header offsets: bs_cms_codec.h) */
 	cms_bytes_miss("miss_truncated", small, -1, 0, -1);
 	cms_bytes_miss("miss_trailing", small, -1, 0, 1);
-	cms_bytes_miss("miss_version2", small, 0, 2, 0);
+	cms_bytes_miss("miss_version3", small, 0, 3, 0);
 	cms_bytes_miss("miss_family12", small, 1, 12, 0);
 	cms_bytes_miss("miss_reserved", small, 2, 1, 0);
 	cms_bytes_miss("miss_tag", small, 4, 1, 0);
@@ -402,7 +402,7 @@ cms_corpus(void)
 
 	bs_cms_format_text(small, t);
 	text_miss("fuzz_cms_text", "miss_magic", t, "cms:", "cns:");
-	text_miss("fuzz_cms_text", "miss_v2", t, ":v1:", ":v2:");
+	text_miss("fuzz_cms_text", "miss_v3", t, ":v2:", ":v3:");
 	text_miss("fuzz_cms_text", "miss_family", t, ":integer:", ":int:");
 	text_miss("fuzz_cms_text", "miss_w_zero", t, ":w=5:", ":w=05:");
 	text_miss("fuzz_cms_text", "miss_w_even", t, ":w=5:", ":w=6:");
