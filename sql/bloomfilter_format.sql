@@ -3,7 +3,9 @@
 -- format was introduced.  Reading them must give the identical text back and
 -- the same answers.  A later format version must keep this test passing
 -- (README.md, "Format versions").
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS bloomsketch;
+RESET client_min_messages;
 
 CREATE TABLE fmt_v1 (what text, f bloomfilter);
 \copy fmt_v1 FROM 'test/bloomfilter_v1.tsv'

@@ -1,7 +1,9 @@
 -- Hashing depends on the value alone (README, "What hashes alike"): never on
 -- how a value is stored, on a cache's memory addresses, on the client
 -- encoding or on OIDs.  Each block below failed before format version 2.
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS bloomsketch;
+RESET client_min_messages;
 
 -- 1. Values stored out of line or compressed hash by their content, not by
 --    their TOAST pointer: probed with the same values as expressions, no

@@ -294,7 +294,7 @@ bs_largest_capacity(double fpr, int64_t too_large,
 
 bs_status
 bs_fail_capacity(bs_error *err, const char *scheme, int64_t capacity, double fpr,
-				 bool (*fits) (int64_t capacity, double fpr))
+				 bool (*fits) (int64_t capacity, double fpr), uint64_t largest_bits)
 {
 	/* capacity does not fit, so it bounds the search from above */
 	int64_t		largest = bs_largest_capacity(fpr, capacity, fits);
@@ -311,7 +311,7 @@ bs_fail_capacity(bs_error *err, const char *scheme, int64_t capacity, double fpr
 				 scheme ? scheme : "", scheme ? " " : "", (long long) capacity, fpr);
 	return bs_fail(err, BS_ERR_TOO_LARGE, message,
 				   "The largest filter has %llu bits (750 MB, so that its text form stays under PostgreSQL's 1 GB value limit).%s",
-				   (unsigned long long) BS_BLOOM_MAX_BITS,
+				   (unsigned long long) largest_bits,
 				   largest > 0 ? "" : " Ask for a larger false-positive rate.");
 }
 
@@ -336,7 +336,7 @@ bs_bloom_size_textbook(int64_t capacity, double fpr, uint64_t *bits,
 
 	raw = textbook_bits((double) capacity, fpr);
 	if (raw > (double) max_prime)
-		return bs_fail_capacity(err, NULL, capacity, fpr, textbook_fits);
+		return bs_fail_capacity(err, NULL, capacity, fpr, textbook_fits, max_prime);
 	m = bs_next_prime(raw < BS_BLOOM_MIN_BITS ? BS_BLOOM_MIN_BITS : (uint64_t) raw);
 
 	k = round((double) m / (double) capacity * M_LN2);

@@ -254,10 +254,12 @@ int64_t		bs_largest_capacity(double fpr, int64_t too_large,
  * BS_ERR_TOO_LARGE for a capacity that does not fit at fpr: the message
  * names the largest capacity that does (found with fits, as
  * bs_largest_capacity does), or says that not even one item fits.  scheme
- * is a scheme name for the message, or NULL.
+ * is a scheme name for the message, or NULL; largest_bits the largest m the
+ * sizing considered.
  */
 bs_status	bs_fail_capacity(bs_error *err, const char *scheme, int64_t capacity,
-							 double fpr, bool (*fits) (int64_t capacity, double fpr));
+							 double fpr, bool (*fits) (int64_t capacity, double fpr),
+							 uint64_t largest_bits);
 
 /* Checks of the arguments of the sizing functions (22023 on failure). */
 bs_status	bs_check_capacity(int64_t capacity, bs_error *err);

@@ -203,5 +203,6 @@ bs_bloom_size_scheme(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bit
 	if (status != BS_ERR_TOO_LARGE || scheme == BS_SCHEME_DOUBLE)
 		return status;			/* double's own sizing words its message */
 
-	return bs_fail_capacity(err, bs_scheme_name(scheme), capacity, fpr, fits[scheme]);
+	return bs_fail_capacity(err, bs_scheme_name(scheme), capacity, fpr, fits[scheme],
+							BS_BLOOM_MAX_BITS);
 }

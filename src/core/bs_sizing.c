@@ -52,7 +52,8 @@ bs_bloom_size_search(int64_t capacity, double fpr, uint64_t *bits,
 	if (status == BS_ERR_PARAM)
 		return status;
 	if (status != BS_OK)
-		return bs_fail_capacity(err, NULL, capacity, fpr, capacity_fits);
+		return bs_fail_capacity(err, NULL, capacity, fpr, capacity_fits,
+								largest_sizable_bits());
 
 	if ((status = bs_optimal_k(m, capacity, BS_CONSTRUCTION_CLASSIC, &k, err)) != BS_OK)
 		return status;
