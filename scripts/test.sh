@@ -58,6 +58,12 @@ if PG_BIN=$PG_BIN bash "$BS_ROOT/test/dump_restore.sh" >"$BS_ROOT/test/dump.out"
 else
 	failed=$((failed + 1)); echo "FAILED dump/restore and COPY round trips"; tail -20 "$BS_ROOT/test/dump.out"
 fi
+bs_log "no false negatives: every family, storage form, builder and prober (about 2 minutes)"
+if PG_BIN=$PG_BIN bash "$BS_ROOT/test/no_false_negatives.sh" >"$BS_ROOT/test/nfn.out" 2>&1; then
+	passed=$((passed + 1)); echo "ok     no false negatives: $(tail -1 "$BS_ROOT/test/nfn.out")"
+else
+	failed=$((failed + 1)); echo "FAILED no false negatives"; grep -A6 '^FAILED' "$BS_ROOT/test/nfn.out" | head -60
+fi
 bs_log "concurrent soak (10 s)"
 if PG_BIN=$PG_BIN bash "$BS_ROOT/bench/soak.sh" --quick >"$BS_ROOT/test/soak.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     concurrent soak: $(grep -m1 '^pgbench:' "$BS_ROOT/test/soak.out")"

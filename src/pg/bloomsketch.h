@@ -74,6 +74,7 @@ typedef struct ValueKind
 	bool		is_bpchar;		/* text family: ignore trailing blanks */
 	bool		is_name;		/* text family: fixed-size NUL-padded name */
 	bool		is_char;		/* text family: the one-byte "char" type */
+	bool		bytes_as_stored;	/* text or bytea hashed as its varlena's bytes */
 	bool		to_utf8;		/* text family: convert from the database encoding */
 	int16		int_width;		/* integer family: 2, 4 or 8 */
 	bool		is_float4;		/* float family: widen from float4 */
@@ -190,8 +191,7 @@ canonical_bytes(const ValueKind *kind, Datum value, CanonicalBytes *out)
 				struct varlena *v = (struct varlena *) DatumGetPointer(value);
 
 				/* text or bytea stored plainly, needing no conversion: in place */
-				if (!kind->is_bpchar && !kind->is_name && !kind->is_char &&
-					!kind->to_utf8 && varlena_is_plain(v))
+				if (kind->bytes_as_stored && varlena_is_plain(v))
 				{
 					out->data = VARDATA_ANY(v);
 					out->length = VARSIZE_ANY_EXHDR(v);

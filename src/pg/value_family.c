@@ -68,9 +68,11 @@ scalar_kind_init(ValueKind *kind, Oid base)
 			kind->is_char = base == CHAROID;
 			kind->to_utf8 = GetDatabaseEncoding() != PG_UTF8 &&
 				GetDatabaseEncoding() != PG_SQL_ASCII;
+			kind->bytes_as_stored = (base == TEXTOID || base == VARCHAROID) && !kind->to_utf8;
 			return true;
 		case BYTEAOID:
 			kind->family = BS_FAMILY_BYTEA;
+			kind->bytes_as_stored = true;
 			return true;
 		case UUIDOID:
 			kind->family = BS_FAMILY_UUID;
