@@ -1,0 +1,381 @@
+#!/usr/bin/env bash
+# bench/ab.sh — what a change costs in speed: two builds of bloomsketch side
+# by side in ONE server run.
+#
+#   bash bench/ab.sh OLD_COMMIT [NEW_COMMIT]      (as root; NEW defaults to HEAD)
+#   RUNS=7 SECTIONS="bloom cms" AB_REPORT=/tmp/ab.md bash bench/ab.sh 96502f5
+#
+# Why: bench/run.sh times one build, and two of its runs differ by more than
+# a small change costs (a VM's background load, which memory the host backs,
+# the page cache).  Here both builds run in the same server, on the same data,
+# in interleaved rounds (each round: a fresh session in the old build's
+# database, then one in the new build's), so a burst of load or a slow stretch
+# hits both alike and the new/old ratios are about the code alone.
+#
+# How: each commit is checked out in a git worktree under /tmp, built with
+# PGXS, and installed under a name of its own — bloomsketch_old and
+# bloomsketch_new (bloomsketch_<tag>.so, .control and the SQL scripts renamed)
+# — so the two coexist and nothing named bloomsketch (the work tree's own
+# install) is touched; this script never runs `make install`.  One throwaway
+# server (port 54392, private socket, bench/run.sh's settings) gets two
+# databases, bench_old (CREATE EXTENSION bloomsketch_old) and bench_new
+# (bloomsketch_new), each with bench/run.sh's tables.  Then, section by
+# section, every timed query of bench/run.sh runs in both: one warm-up round,
+# then $RUNS measured rounds; the figure is the median "Execution Time" of
+# EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON), as in bench/run.sh.
+#
+#   bloom section: A count(id), B bloom_agg(id), C count(s), D bloom_agg(s),
+#                  E hll_add_agg, F/F' bloom_contains probe, G exact semi-join
+#   cms section:   H count(id), I cms_agg(id), J count(s), K cms_agg(s),
+#                  L cms_estimate x 1M, M hashtext x 1M, N/O per-group
+#
+# The ratios that carry targets are B/A, D/C (bloom) and I/H, K/J (cms); the
+# report gives each for old and new and how much it moved.  bench/run.sh's
+# peak-memory probe is not repeated here (this measures speed only).
+#
+# Both databases' tables of one section fit in shared_buffers=3GB together
+# (about 2.0 GB for bloom, 2.3 GB for cms); the bloom section's own tables are
+# dropped before the cms section loads its own, so the two never compete.
+#
+# On exit (also on error or Ctrl-C) it stops the server and removes the
+# worktrees and every bloomsketch_old/_new file it installed.
+source "$(dirname "$0")/../scripts/lib.sh"
+bs_require_root "$@"
+
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+	echo "usage: bash bench/ab.sh OLD_COMMIT [NEW_COMMIT]" >&2
+	exit 2
+fi
+OLD_COMMIT=$(git -C "$BS_ROOT" rev-parse --verify "$1^{commit}")
+NEW_COMMIT=$(git -C "$BS_ROOT" rev-parse --verify "${2:-HEAD}^{commit}")
+
+ROWS=${ROWS:-10000000}    # rows of t (smaller only for a smoke test)
+RUNS=${RUNS:-5}            # measured rounds per build, after one warm-up round
+SECTIONS=${SECTIONS:-"bloom cms"}
+CAPACITY=10000000
+FPR=0.01
+PORT=54392
+TAGS=(old new)
+declare -A COMMIT=([old]=$OLD_COMMIT [new]=$NEW_COMMIT)
+
+PG_CONFIG=$PG_BIN/pg_config
+PKGLIBDIR=$($PG_CONFIG --pkglibdir)
+EXTDIR=$($PG_CONFIG --sharedir)/extension
+
+bs_install_packages postgresql-15-hll
+
+WORK=$(mktemp -d /tmp/bs_ab.XXXXXX)
+INSTALLED=()               # files this script put into PostgreSQL's directories
+WORKTREES=()
+
+cleanup() {
+	local f wt
+	bs_stop_server
+	for f in "${INSTALLED[@]}"; do rm -f "$f"; done
+	for wt in "${WORKTREES[@]}"; do
+		git -C "$BS_ROOT" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
+	done
+	git -C "$BS_ROOT" worktree prune 2>/dev/null || true
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---------------------------------------------------------------------------
+# Build each commit in a worktree and install it as bloomsketch_<tag>.
+# ---------------------------------------------------------------------------
+install_as() {
+	local tag=$1 wt=$2 name=bloomsketch_$1 version f base
+	version=$(sed -n "s/^default_version *= *'\(.*\)'.*/\1/p" "$wt/bloomsketch.control")
+	install -m 755 "$wt/bloomsketch.so" "$PKGLIBDIR/$name.so"
+	INSTALLED+=("$PKGLIBDIR/$name.so")
+	cat >"$EXTDIR/$name.control" <<-EOF
+		# bloomsketch built from ${COMMIT[$tag]} for bench/ab.sh (removed when it ends)
+		comment = 'bloomsketch ($tag build, ${COMMIT[$tag]:0:7}) for bench/ab.sh'
+		default_version = '$version'
+		module_pathname = '\$libdir/$name'
+		relocatable = true
+	EOF
+	INSTALLED+=("$EXTDIR/$name.control")
+	# the install script and any update scripts (old: 0.1.0; new: 0.1.0 and 0.1.0--0.2.0)
+	for f in "$wt"/sql/bloomsketch--*.sql; do
+		base=$(basename "$f")
+		install -m 644 "$f" "$EXTDIR/$name--${base#bloomsketch--}"
+		INSTALLED+=("$EXTDIR/$name--${base#bloomsketch--}")
+	done
+	bs_log "$tag: ${COMMIT[$tag]:0:7} installed as extension $name (default_version $version)"
+}
+
+for tag in "${TAGS[@]}"; do
+	wt=$WORK/$tag
+	WORKTREES+=("$wt")
+	git -C "$BS_ROOT" worktree add --detach "$wt" "${COMMIT[$tag]}" >/dev/null
+	bs_log "$tag: building ${COMMIT[$tag]:0:7} in $wt"
+	make -C "$wt" -s -j"$(nproc)" PG_CONFIG="$PG_CONFIG" >"$WORK/build.$tag.log" 2>&1 ||
+		{ cat "$WORK/build.$tag.log" >&2; exit 1; }
+	install_as "$tag" "$wt"
+done
+
+# ---------------------------------------------------------------------------
+# One server with bench/run.sh's settings, on port $PORT and a private socket
+# (bs_start_server would take port 54329; bs_stop_server stops this one too).
+# ---------------------------------------------------------------------------
+BS_PGDIR=$(mktemp -d /tmp/bs_ab-pg.XXXXXX)
+chown postgres:postgres "$BS_PGDIR"
+chmod 700 "$BS_PGDIR"
+export PGHOST=$BS_PGDIR PGPORT=$PORT PGUSER=postgres PGDATABASE=postgres
+OPTIONS="-c listen_addresses='' -k $BS_PGDIR -p $PORT"
+for setting in shared_buffers=3GB max_parallel_workers_per_gather=0 jit=off \
+	work_mem=1GB track_io_timing=off autovacuum=off wal_level=minimal \
+	max_wal_senders=0 max_wal_size=20GB checkpoint_timeout=1h fsync=off \
+	synchronous_commit=off full_page_writes=off; do
+	OPTIONS+=" -c $setting"
+done
+bs_log "starting a throwaway PostgreSQL 15 server in $BS_PGDIR (port $PORT)"
+runuser -u postgres -- $PG_BIN/initdb -D "$BS_PGDIR/data" -U postgres -A trust \
+	--no-sync >"$BS_PGDIR/initdb.log" 2>&1 || { cat "$BS_PGDIR/initdb.log" >&2; exit 1; }
+runuser -u postgres -- $PG_BIN/pg_ctl -D "$BS_PGDIR/data" -l "$BS_PGDIR/server.log" \
+	-o "$OPTIONS" -w start >/dev/null || { cat "$BS_PGDIR/server.log" >&2; exit 1; }
+
+sql() { psql -X -A -t -q -v ON_ERROR_STOP=1 "$@"; }
+in_db() { local tag=$1; shift; sql -d "bench_$tag" "$@"; }
+
+# ---------------------------------------------------------------------------
+# Data, as bench/run.sh builds it, in both databases (loaded concurrently).
+# ---------------------------------------------------------------------------
+load_db() {
+	local tag=$1
+	sql -c "CREATE DATABASE bench_$tag"
+	in_db "$tag" <<-SQL
+		CREATE EXTENSION bloomsketch_$tag;
+		CREATE EXTENSION pg_prewarm;
+		CREATE EXTENSION hll;
+		CREATE TABLE t AS
+			SELECT i AS id, md5(i::text) AS s FROM generate_series(1::bigint, $ROWS) i;
+		VACUUM (FREEZE, ANALYZE) t;
+	SQL
+}
+bs_log "loading t ($ROWS rows) into bench_old and bench_new"
+for tag in "${TAGS[@]}"; do load_db "$tag" >"$WORK/load.$tag.log" 2>&1 & done
+for tag in "${TAGS[@]}"; do wait -n || { cat "$WORK"/load.*.log >&2; exit 1; }; done
+for tag in "${TAGS[@]}"; do
+	bs_log "bench_$tag: extension $(in_db "$tag" -c "SELECT extname || ' ' || extversion FROM pg_extension WHERE extname LIKE 'bloomsketch%'"), t $(in_db "$tag" -c "SELECT pg_size_pretty(pg_relation_size('t'))")"
+done
+
+# median/min/max of a file of times (the same median as bench/run.sh's)
+stats() { sort -g "$1" | awk -v n="$RUNS" '{ v[NR] = $1 } END { printf "%s %s %s\n", v[int((n + 1) / 2)], v[1], v[NR] }'; }
+
+# run_rounds SECTION PREAMBLE_FUNCTION LABELS...: STATEMENT[label] is timed.
+# Round r runs a fresh session in bench_old, then one in bench_new; round 0 is
+# the warm-up.  Times go to $WORK/<section>.<tag>.<label index>.
+run_rounds() {
+	local section=$1 preamble=$2 round tag i line out med min max
+	shift 2
+	local labels=("$@")
+	for ((round = 0; round <= RUNS; round++)); do
+		for tag in "${TAGS[@]}"; do
+			out=$WORK/$section.$tag.round$round.out
+			{
+				$preamble "$tag"
+				for label in "${labels[@]}"; do printf '%s %s;\n' "$EXPLAIN" "${STATEMENT[$label]}"; done
+			} | in_db "$tag" >"$out"
+			mapfile -t times < <(sed -n 's/^Execution Time: \([0-9.]*\) ms$/\1/p' "$out")
+			if [ ${#times[@]} -ne ${#labels[@]} ]; then
+				cat "$out" >&2
+				echo "$section round $round ($tag): expected ${#labels[@]} execution times, got ${#times[@]}" >&2
+				exit 1
+			fi
+			line=
+			for i in "${!labels[@]}"; do
+				[ "$round" -gt 0 ] && echo "${times[$i]}" >>"$WORK/$section.$tag.$i"
+				line+="${labels[$i]} ${times[$i]%.*}  "
+			done
+			bs_log "$section round $round$([ $round -eq 0 ] && echo ' (warm-up)') $tag ms: $line"
+		done
+	done
+	for i in "${!labels[@]}"; do
+		for tag in "${TAGS[@]}"; do
+			read -r med min max < <(stats "$WORK/$section.$tag.$i")
+			MED[$tag.${labels[$i]}]=$med MIN[$tag.${labels[$i]}]=$min MAX[$tag.${labels[$i]}]=$max
+		done
+	done
+}
+
+EXPLAIN="EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON)"
+declare -A QUERY STATEMENT MED MIN MAX
+REPORT=$WORK/report.md
+: >"$REPORT"
+
+# query_table LABELS...: one row per query, old and new side by side
+query_table() {
+	local label
+	echo "| query | old median ms (min-max) | new median ms (min-max) | new/old |"
+	echo "|---|---:|---:|---:|"
+	for label in "$@"; do
+		awk -v l="$label" -v q="${QUERY[$label]}" \
+			-v om="${MED[old.$label]}" -v on="${MIN[old.$label]}" -v ox="${MAX[old.$label]}" \
+			-v nm="${MED[new.$label]}" -v nn="${MIN[new.$label]}" -v nx="${MAX[new.$label]}" \
+			'BEGIN { printf "| %s. `%s` | %.1f (%.1f-%.1f) | %.1f (%.1f-%.1f) | %.3f%s |\n",
+				l, q, om, on, ox, nm, nn, nx, nm / om, (nm / om > 1.10 ? " **>10% slower**" : "") }'
+	done
+}
+
+# ratio_table "NUM DEN TARGET"...: each ratio of medians for old and new
+ratio_table() {
+	local num den target
+	echo "| ratio | target | old | new | change |"
+	echo "|---|---|---:|---:|---:|"
+	for spec in "$@"; do
+		read -r num den target <<<"$spec"
+		awk -v n="$num" -v d="$den" -v t="$target" \
+			-v on="${MED[old.$num]}" -v od="${MED[old.$den]}" \
+			-v nn="${MED[new.$num]}" -v nd="${MED[new.$den]}" \
+			'BEGIN { o = on / od; w = nn / nd
+				printf "| %s/%s | %s | %.3f | %.3f | %+.1f%% |\n", n, d, (t == "-" ? "-" : "<= " t), o, w, (w / o - 1) * 100 }'
+	done
+}
+
+# ===========================================================================
+# Bloom filters (bench/run.sh's first section)
+# ===========================================================================
+if [[ " $SECTIONS " == *" bloom "* ]]; then
+	bs_log "bloom: loading other and its stored filter in both databases"
+	for tag in "${TAGS[@]}"; do
+		in_db "$tag" <<-SQL | sed "s/^/==> $tag: /" >&2
+			CREATE TABLE other AS
+				SELECT i AS id FROM generate_series($ROWS / 2 + 1::bigint, $ROWS / 2 + $ROWS) i;
+			CREATE TABLE other_filter AS
+				SELECT bloom_agg(id, $CAPACITY, $FPR) AS f FROM other;
+			VACUUM (FREEZE, ANALYZE) other;
+			VACUUM (FREEZE, ANALYZE) other_filter;
+			CHECKPOINT;
+			SELECT 'prewarmed ' || sum(pg_prewarm(c)) || ' blocks' FROM (VALUES ('t'::regclass), ('other'), ('other_filter'),
+				((SELECT reltoastrelid FROM pg_class WHERE oid = 'other_filter'::regclass))) v(c);
+		SQL
+	done
+
+	LABELS=(A B C D E F "F'" G)
+	QUERY[A]="SELECT count(id) FROM t"
+	QUERY[B]="SELECT bloom_agg(id, $CAPACITY, $FPR) FROM t"
+	QUERY[C]="SELECT count(s) FROM t"
+	QUERY[D]="SELECT bloom_agg(s, $CAPACITY, $FPR) FROM t"
+	QUERY[E]="SELECT hll_add_agg(hll_hash_bigint(id)) FROM t"
+	QUERY[F]="SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM other_filter), id)"
+	QUERY[F\']="PREPARE p(bloomfilter) AS SELECT count(*) FROM t WHERE bloom_contains(\$1, id); EXECUTE p(:'filter')"
+	QUERY[G]="SELECT count(*) FROM t WHERE id IN (SELECT id FROM other)"
+	for label in "${LABELS[@]}"; do STATEMENT[$label]=${QUERY[$label]}; done
+	STATEMENT[F\']="EXECUTE p(:'filter')"
+	# as bench/run.sh's PREAMBLE, with the build's own library
+	bloom_preamble() {
+		cat <<-SQL
+			LOAD 'bloomsketch_$1';
+			LOAD 'hll';
+			SELECT count(*) FROM t;
+			SELECT count(*) FROM other;
+			SELECT f::text AS filter FROM other_filter \gset
+			PREPARE p(bloomfilter) AS SELECT count(*) FROM t WHERE bloom_contains(\$1, id);
+		SQL
+	}
+
+	# what F, F' and G find, per build (a check that both builds answer alike)
+	declare -A COUNTS
+	for tag in "${TAGS[@]}"; do
+		COUNTS[$tag]=$({
+			bloom_preamble "$tag"
+			echo "SELECT 'F=' || count(*) FROM t WHERE bloom_contains((SELECT f FROM other_filter), id);"
+			echo "EXECUTE p(:'filter');"
+			echo "SELECT 'G=' || count(*) FROM t WHERE id IN (SELECT id FROM other);"
+		} | in_db "$tag" | grep -E '^(F=|G=|[0-9]+$)' | tail -3 | paste -sd' ')
+		bs_log "bloom: $tag counts: ${COUNTS[$tag]} (F, F', G)"
+	done
+
+	BLOOM_LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
+	run_rounds bloom bloom_preamble "${LABELS[@]}"
+	{
+		echo "## Bloom filters (bench/run.sh section 1)"
+		echo
+		echo "Load average before timing: $BLOOM_LOAD; after: $(cut -d' ' -f1-3 /proc/loadavg)."
+		echo "Rows found (F, G, F'): old ${COUNTS[old]}; new ${COUNTS[new]}."
+		echo
+		query_table "${LABELS[@]}"
+		echo
+		ratio_table "B A 1.6" "D C 1.6" "F A 1.6" "F G 0.2" "F' A 1.6" "F' G 0.2" "E A -"
+		echo
+	} >>"$REPORT"
+
+	# free their shared buffers for the cms section's tables
+	for tag in "${TAGS[@]}"; do in_db "$tag" -c "DROP TABLE other, other_filter"; done
+fi
+
+# ===========================================================================
+# Count-min sketches (bench/run.sh's cms section)
+# ===========================================================================
+if [[ " $SECTIONS " == *" cms "* ]]; then
+	CMS_PROBES=1000000
+	CMS_GROUPS=1000
+	bs_log "cms: storing the sketch of t.s and $CMS_PROBES values to look up in both databases"
+	declare -A CMS_SUM
+	for tag in "${TAGS[@]}"; do
+		in_db "$tag" <<-SQL | sed "s/^/==> $tag: /" >&2
+			CREATE TABLE cms_store AS SELECT cms_agg(s) AS sketch FROM t;
+			CREATE TABLE cms_probe AS SELECT s FROM t WHERE id <= $CMS_PROBES;
+			CREATE TABLE cms_groups AS SELECT id, (id % $CMS_GROUPS)::int AS g FROM t;
+			VACUUM (FREEZE, ANALYZE) cms_store;
+			VACUUM (FREEZE, ANALYZE) cms_probe;
+			VACUUM (FREEZE, ANALYZE) cms_groups;
+			CHECKPOINT;
+			SELECT 'prewarmed ' || sum(pg_prewarm(c)) || ' blocks' FROM (VALUES ('t'::regclass), ('cms_store'), ('cms_probe'),
+				('cms_groups'), ((SELECT reltoastrelid FROM pg_class WHERE oid = 'cms_store'::regclass))) v(c);
+		SQL
+		CMS_SUM[$tag]=$(in_db "$tag" -c "SELECT sum(cms_estimate((SELECT sketch FROM cms_store), s)) FROM cms_probe")
+		bs_log "cms: $tag: sum of $CMS_PROBES estimates ${CMS_SUM[$tag]}"
+	done
+
+	LABELS=(H I J K L M N O)
+	QUERY[H]="SELECT count(id) FROM t"
+	QUERY[I]="SELECT cms_agg(id) FROM t"
+	QUERY[J]="SELECT count(s) FROM t"
+	QUERY[K]="SELECT cms_agg(s) FROM t"
+	QUERY[L]="SELECT sum(cms_estimate((SELECT sketch FROM cms_store), s)) FROM cms_probe"
+	QUERY[M]="SELECT sum(hashtext(s)::bigint) FROM cms_probe"
+	QUERY[N]="SELECT g, cms_agg(id) FROM cms_groups GROUP BY g"
+	QUERY[O]="SELECT g, count(*) FROM cms_groups GROUP BY g"
+	for label in "${LABELS[@]}"; do STATEMENT[$label]=${QUERY[$label]}; done
+	cms_preamble() {
+		echo "LOAD 'bloomsketch_$1'; SELECT count(*) FROM t; SELECT count(*) FROM cms_probe; SELECT count(*) FROM cms_groups;"
+	}
+
+	CMS_LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
+	run_rounds cms cms_preamble "${LABELS[@]}"
+	{
+		echo "## Count-min sketches (bench/run.sh cms section)"
+		echo
+		echo "Load average before timing: $CMS_LOAD; after: $(cut -d' ' -f1-3 /proc/loadavg)."
+		echo "Sum of the $CMS_PROBES estimates of query L: old ${CMS_SUM[old]}; new ${CMS_SUM[new]}."
+		echo
+		query_table "${LABELS[@]}"
+		echo
+		ratio_table "I H 1.4" "K J 1.4" "L M 1.5" "N O -"
+		echo
+	} >>"$REPORT"
+fi
+
+{
+	echo "# bloomsketch A/B: ${OLD_COMMIT:0:7} (old) against ${NEW_COMMIT:0:7} (new), one server"
+	echo
+	echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+	echo "- machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
+		"$(awk '/^MemTotal/ { printf "%.0f GB RAM", $2 / 1048576 }' /proc/meminfo)"
+	echo "- server: $(sql -c 'SHOW server_version'), shared_buffers=3GB, work_mem=1GB," \
+		"max_parallel_workers_per_gather=0, jit=off; databases bench_old and bench_new"
+	echo "- method: one warm-up round, then $RUNS rounds; each round a fresh session per build," \
+		"old then new; median of the server-side \"Execution Time\" of $EXPLAIN"
+	echo
+	cat "$REPORT"
+} >"$WORK/full.md"
+echo
+cat "$WORK/full.md"
+if [ -n "${AB_REPORT:-}" ]; then
+	cp "$WORK/full.md" "$AB_REPORT"
+	bs_log "written to $AB_REPORT"
+fi
