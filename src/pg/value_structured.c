@@ -31,6 +31,7 @@
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/arrayaccess.h"
 #include "utils/builtins.h"
@@ -222,8 +223,12 @@ append_array(const ValueKind *kind, Datum value, StringInfo out)
 	for (int i = 0; i < count; i++)
 	{
 		bool		isnull;
-		Datum		element = array_iter_next(&iter, &isnull, i, kind->element_length,
-											  kind->element_byval, kind->element_align);
+		Datum		element;
+
+		if ((i & 4095) == 4095)
+			CHECK_FOR_INTERRUPTS();
+		element = array_iter_next(&iter, &isnull, i, kind->element_length,
+								  kind->element_byval, kind->element_align);
 
 		appendStringInfoChar(out, isnull ? 0 : 1);
 		if (!isnull)
@@ -343,9 +348,14 @@ compare_pair_forms(const void *a, const void *b)
 static void
 append_jsonb_container(JsonbContainer *container, StringInfo out)
 {
-	JsonbIterator *it = JsonbIteratorInit(container);
+	JsonbIterator *it;
 	JsonbValue	v;
-	JsonbIteratorToken token = JsonbIteratorNext(&it, &v, true);
+	JsonbIteratorToken token;
+
+	check_stack_depth();		/* a document nests as deep as its input did */
+	CHECK_FOR_INTERRUPTS();
+	it = JsonbIteratorInit(container);
+	token = JsonbIteratorNext(&it, &v, true);
 
 	if (token == WJB_BEGIN_ARRAY)
 	{
@@ -386,6 +396,7 @@ append_jsonb_container(JsonbContainer *container, StringInfo out)
 void
 canonical_append(const ValueKind *kind, Datum value, StringInfo out)
 {
+	check_stack_depth();		/* values nest: arrays of records of arrays */
 	if (kind->family != BS_FAMILY_OTHER || kind->other >= OTHER_TIME)
 	{
 		append_scalar(kind, value, out);
