@@ -2804,6 +2804,57 @@ test_schemes(void)
 			   "%s: current rate %g, expected %g", bs_scheme_name(scheme), bs_bloom_current_fpr(f), expected);
 		free(f);
 	}
+
+	/*
+	 * 6. every scheme's expected rate is a probability, in [0, 1], also at
+	 * extreme inputs: very overfull filters, k = 64, huge n.  The blocked
+	 * model gave 1.0000000000004 for m = 512e6, n = 1e9, k = 64 (its
+	 * binomial weights, summed from logarithms, add up to a little over 1).
+	 */
+	for (uint8_t scheme = 1; scheme <= BS_SCHEME_LAST; scheme++)
+	{
+		static const int64_t bitss[] = {512, 4096, 1048576, 512000000, INT64_C(1) << 33};
+		static const int64_t itemss[] = {0, 1, 100, 100000, 10000000, 1000000000,
+		INT64_C(100000000000)};
+		static const int64_t hashess[] = {1, 7, 63, 64};
+
+		for (size_t bi = 0; bi < sizeof(bitss) / sizeof(bitss[0]); bi++)
+			for (size_t ni = 0; ni < sizeof(itemss) / sizeof(itemss[0]); ni++)
+				for (size_t ki = 0; ki < sizeof(hashess) / sizeof(hashess[0]); ki++)
+				{
+					int64_t		k = hashess[ki];
+					int64_t		m = bitss[bi];
+					double		rate = -1;
+					bs_status	s;
+
+					if (scheme == BS_SCHEME_PARTITION)
+						m -= m % k;
+					s = bs_scheme_expected_fpr(scheme, m, itemss[ni], k, &rate, &err);
+					/* an exact rate may be refused as too long a computation */
+					CHECKF(s == BS_OK || s == BS_ERR_TOO_LARGE, "%s m %lld n %lld k %lld: status %d",
+						   bs_scheme_name(scheme), (long long) m, (long long) itemss[ni],
+						   (long long) k, (int) s);
+					if (s == BS_OK)
+						CHECKF(rate >= 0 && rate <= 1, "%s m %lld n %lld k %lld: rate %.17g",
+							   bs_scheme_name(scheme), (long long) m, (long long) itemss[ni],
+							   (long long) k, rate);
+				}
+	}
+	{
+		double		rate = -1;
+
+		CHECK(bs_scheme_expected_fpr(BS_SCHEME_BLOCKED, 512000000, 1000000000, 64, &rate, &err) == BS_OK);
+		CHECKF(rate >= 0 && rate <= 1, "blocked m 512e6 n 1e9 k 64: rate %.17g", rate);
+		for (uint64_t blocks = 1; blocks <= 1000000; blocks *= 10)
+			for (uint32_t k = 1; k <= 64; k += 9)
+				for (double n = 1; n <= 1e10; n *= 7)
+				{
+					double		r = bs_blocked_fpr(n, blocks, k);
+
+					CHECKF(r >= 0 && r <= 1, "blocked B %" PRIu64 " n %g k %u: rate %.17g",
+						   blocks, n, k, r);
+				}
+	}
 }
 
 /* ------------------------------------------------------------------------ */
