@@ -27,7 +27,8 @@
  *	   sums only; tolerance 1e-9 relative (on the logarithm for tiny rates,
  *	   down to 1e-420);
  *	C. L <= f <= U of bs_fpr_bounds, and (1-e^{-kn/m})^k <= f_S;
- *	D. bs_optimal_k against a brute force over k;
+ *	D. bs_optimal_k against a brute force over k; D2. where the rates near
+ *	   the optimum are below the long double range (closed form for n = 1);
  *	E. bs_optimal_bits: the rate at m reaches fpr for some k, at m - 1 for
  *	   none (brute force over k); bs_reaches_rate agrees at m and m - 1;
  *	F. argument checks, n = 0, efficiency, space bound, hooks;
@@ -774,6 +775,90 @@ test_optimal_k(void)
 }
 
 /* ------------------------------------------------------------------------
+ * D2. optimal k where the rates lie below the long double range
+ * ------------------------------------------------------------------------ */
+
+/*
+ * Classic filters much sparser than optimal, with few items: the optimum is
+ * k = K_max = 1024 (the rate falls with k up to about m ln 2 / (n + ln 2),
+ * Remark 29), and the rates near it are far below the smallest long double
+ * (1/C(1e11, 1024) is about e^-19800).  Those rates must come out finite
+ * (as logarithms), and the search must not take them for ties at 0: it
+ * returned 571 for m = 1e11, n = 1 (905 for m = 1e8, 690 for m = 1e11,
+ * n = 10).  Checked against an independent computation: for n = 1 the
+ * closed form 1/C(m,k) (Burns eq. (60) with one item: the k targets must
+ * be exactly the item's k bits), by lgamma, which falls with k while
+ * k < m/2; for more items, that the library's rate at k = 1024 is finite
+ * and below its rate at 1023 and at 1000, and within its own bounds' logs
+ * (Jensen, jensen_ln, below; U (65) above).
+ */
+static void
+test_optimal_k_tiny(void)
+{
+	static const int64_t ms[] = {1000000, 100000000, INT64_C(100000000000)};
+	static const int64_t ns[] = {1, 2, 10};
+	long		before = checks;
+	size_t		a;
+	size_t		b;
+	double		t0 = now_ms();
+
+	for (a = 0; a < sizeof(ms) / sizeof(ms[0]); a++)
+		for (b = 0; b < sizeof(ns) / sizeof(ns[0]); b++)
+		{
+			int64_t		m = ms[a];
+			int64_t		n = ns[b];
+			int64_t		k = 0;
+			bs_error	err;
+			int			ok1;
+			int			ok2;
+			int			ok3;
+			ld			at_k;
+			ld			below;
+			ld			far;
+			ld			upper;
+
+			bs_status	s = bs_optimal_k(m, n, BS_CONSTRUCTION_CLASSIC, &k, &err);
+
+			check(s == BS_OK && k == BS_ANALYSIS_SEARCH_HASHES,
+				  "optimal_k classic m=%lld n=%lld: %lld, expected %d", (long long) m,
+				  (long long) n, (long long) k, BS_ANALYSIS_SEARCH_HASHES);
+			k = BS_ANALYSIS_SEARCH_HASHES;
+			at_k = lib_ln(m, n, k, BS_CONSTRUCTION_CLASSIC, &ok1);
+			below = lib_ln(m, n, k - 1, BS_CONSTRUCTION_CLASSIC, &ok2);
+			far = lib_ln(m, n, 1000, BS_CONSTRUCTION_CLASSIC, &ok3);
+			check(ok1 && ok2 && ok3 && isfinite(at_k) && isfinite(below) && isfinite(far),
+				  "classic m=%lld n=%lld: finite ln rates at k = 1000, 1023, 1024 "
+				  "(%.17Lg %.17Lg %.17Lg)", (long long) m, (long long) n, far, below, at_k);
+			check(at_k < below && below < far,
+				  "classic m=%lld n=%lld: rate falls with k (ln %.17Lg %.17Lg %.17Lg)",
+				  (long long) m, (long long) n, far, below, at_k);
+			upper = k * logl(-expm1l((ld) n * log1pl(-(ld) k / m)));
+			check(at_k >= jensen_ln(m, n, (int) k, BS_CONSTRUCTION_CLASSIC) - 1e-9L * fabsl(at_k) &&
+				  at_k <= upper + 1e-9L * fabsl(at_k),
+				  "classic m=%lld n=%lld k=1024: ln %.17Lg outside [%.17Lg, %.17Lg]",
+				  (long long) m, (long long) n, at_k,
+				  jensen_ln(m, n, (int) k, BS_CONSTRUCTION_CLASSIC), upper);
+			if (n == 1)
+			{
+				int			j;
+
+				for (j = 1000; j <= BS_ANALYSIS_SEARCH_HASHES; j += 6)
+				{
+					ld			closed = -(lgammal((ld) m + 1) - lgammal((ld) j + 1) -
+										   lgammal((ld) (m - j) + 1));
+					ld			lib = lib_ln(m, 1, j, BS_CONSTRUCTION_CLASSIC, &ok1);
+
+					check(ok1 && fabsl(lib - closed) <= 1e-9L * fabsl(closed),
+						  "classic m=%lld n=1 k=%d: ln %.17Lg, closed form -ln C(m,k) %.17Lg",
+						  (long long) m, j, lib, closed);
+				}
+			}
+		}
+	printf("D2. optimal k with rates below the long double range: %ld checks (%.1f s)\n",
+		   checks - before, (now_ms() - t0) / 1e3);
+}
+
+/* ------------------------------------------------------------------------
  * E. optimal bits
  * ------------------------------------------------------------------------ */
 
@@ -992,9 +1077,21 @@ test_api(void)
 	check(fabs(v - 0.69) < 0.01, "efficiency at the peak of a 100-bit standard filter is about 0.69 (%g)", v);
 	check(bs_efficiency(100, 1, 50, BS_CONSTRUCTION_CLASSIC, &v, &err) == BS_OK &&
 		  fabs(v - 0.96) < 0.01, "classic peak efficiency of 100 bits is about 0.96 (%g)", v);
-	/* classic n = 1: p = 1/C(m,k) = e^-16962, below the long double range */
-	check(bs_efficiency(INT64_C(1) << 33, 1, 1000, BS_CONSTRUCTION_CLASSIC, &v, &err) == BS_ERR_TOO_LARGE,
-		  "efficiency of a rate below the long double range is refused");
+	/*
+	 * classic n = 1: p = 1/C(m,k) = e^-16962, below the long double range.
+	 * It used to be refused (BS_ERR_TOO_LARGE: the rate underflowed); now
+	 * the tilted chain computes ln p, so the efficiency must be the closed
+	 * form log2 C(m,k) / m.
+	 */
+	{
+		ld			m33 = (ld) (INT64_C(1) << 33);
+		ld			log_c = lgammal(m33 + 1) - lgammal(1001) - lgammal(m33 - 1000 + 1);
+
+		check(bs_efficiency(INT64_C(1) << 33, 1, 1000, BS_CONSTRUCTION_CLASSIC, &v, &err) == BS_OK &&
+			  fabsl((ld) v - log_c / (logl(2) * m33)) <= 1e-9L * (log_c / (logl(2) * m33)),
+			  "efficiency of a rate below the long double range: %.17g, closed form %.17Lg",
+			  v, log_c / (logl(2) * m33));
+	}
 	check(bs_space_lower_bound(1000, 0.01, &v, &err) == BS_OK &&
 		  fabs(v - 1000 * log2(100.0)) < 1e-9, "space lower bound");
 
@@ -1683,6 +1780,7 @@ main(int argc, char **argv)
 	test_chains();
 	test_bounds();
 	test_optimal_k();
+	test_optimal_k_tiny();
 	test_optimal_bits();
 	test_api();
 	test_chain_step();

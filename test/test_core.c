@@ -2804,6 +2804,139 @@ test_schemes(void)
 			   "%s: current rate %g, expected %g", bs_scheme_name(scheme), bs_bloom_current_fpr(f), expected);
 		free(f);
 	}
+
+	/*
+	 * 6. every scheme's expected rate is a probability, in [0, 1], also at
+	 * extreme inputs: very overfull filters, k = 64, huge n.  The blocked
+	 * model gave 1.0000000000004 for m = 512e6, n = 1e9, k = 64 (its
+	 * binomial weights, summed from logarithms, add up to a little over 1).
+	 */
+	for (uint8_t scheme = 1; scheme <= BS_SCHEME_LAST; scheme++)
+	{
+		static const int64_t bitss[] = {512, 4096, 1048576, 512000000, INT64_C(1) << 33};
+		static const int64_t itemss[] = {0, 1, 100, 100000, 10000000, 1000000000,
+		INT64_C(100000000000)};
+		static const int64_t hashess[] = {1, 7, 63, 64};
+
+		for (size_t bi = 0; bi < sizeof(bitss) / sizeof(bitss[0]); bi++)
+			for (size_t ni = 0; ni < sizeof(itemss) / sizeof(itemss[0]); ni++)
+				for (size_t ki = 0; ki < sizeof(hashess) / sizeof(hashess[0]); ki++)
+				{
+					int64_t		k = hashess[ki];
+					int64_t		m = bitss[bi];
+					double		rate = -1;
+					bs_status	s;
+
+					if (scheme == BS_SCHEME_PARTITION)
+						m -= m % k;
+					s = bs_scheme_expected_fpr(scheme, m, itemss[ni], k, &rate, &err);
+					/* an exact rate may be refused as too long a computation */
+					CHECKF(s == BS_OK || s == BS_ERR_TOO_LARGE, "%s m %lld n %lld k %lld: status %d",
+						   bs_scheme_name(scheme), (long long) m, (long long) itemss[ni],
+						   (long long) k, (int) s);
+					if (s == BS_OK)
+						CHECKF(rate >= 0 && rate <= 1, "%s m %lld n %lld k %lld: rate %.17g",
+							   bs_scheme_name(scheme), (long long) m, (long long) itemss[ni],
+							   (long long) k, rate);
+				}
+	}
+	{
+		double		rate = -1;
+
+		CHECK(bs_scheme_expected_fpr(BS_SCHEME_BLOCKED, 512000000, 1000000000, 64, &rate, &err) == BS_OK);
+		CHECKF(rate >= 0 && rate <= 1, "blocked m 512e6 n 1e9 k 64: rate %.17g", rate);
+		for (uint64_t blocks = 1; blocks <= 1000000; blocks *= 10)
+			for (uint32_t k = 1; k <= 64; k += 9)
+				for (double n = 1; n <= 1e10; n *= 7)
+				{
+					double		r = bs_blocked_fpr(n, blocks, k);
+
+					CHECKF(r >= 0 && r <= 1, "blocked B %" PRIu64 " n %g k %u: rate %.17g",
+						   blocks, n, k, r);
+				}
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* cardinality bounds for few items                                         */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * bs_model_estimate_bounds at small n, where X (bits set) and n are both
+ * small integers.  The 95% bounds must cover the true count at 95%: for
+ * each n = 1..30, FILTERS filters (fixed seeds, the core's own hashing) of
+ * a filter sized for 1000 items at 1% (m = 9601, k = 7) hold n distinct
+ * values, and the share whose bounds contain n must not fall below the
+ * lower end of the 99.9% binomial interval around 0.95,
+ * 0.95 - z sqrt(0.95 0.05 / FILTERS), z = Phi^-1(0.9995) = 3.2905 (from
+ * bs_normal_quantile).  Only the lower end per n: where X takes very few
+ * values (n of a few, almost no collisions) every interval of integers
+ * that covers at 95% covers at 100%.  Over all n together, the share must
+ * be within the two-sided 99.9% interval around 0.95 computed for the
+ * pooled count, or above it (the same reason).  Before the fix it was
+ * 91.8% near n = 15: 14 values, 96 bits set, gave [13.71, 13.97].
+ */
+#define BOUNDS_FILTERS 2000
+
+static void
+test_bounds_few_items(void)
+{
+	uint64_t	m;
+	uint32_t	k;
+	bs_error	err;
+	bs_occupancy model;
+	double		z = bs_normal_quantile(0.9995);
+	double		per_n = 0.95 - z * sqrt(0.95 * 0.05 / BOUNDS_FILTERS);
+	long		covered_all = 0;
+	long		total = 0;
+	bs_bloom   *f;
+
+	CHECK(bs_bloom_size_scheme(BS_SCHEME_DOUBLE, 1000, 0.01, &m, &k, &err) == BS_OK);
+	bs_scheme_occupancy(BS_SCHEME_DOUBLE, m, k, &model);
+	f = malloc(bs_bloom_total_bytes(m));
+	for (uint64_t n = 1; n <= 30; n++)
+	{
+		long		covered = 0;
+
+		for (uint64_t t = 0; t < BOUNDS_FILTERS; t++)
+		{
+			bs_probe	probe;
+			double		lower;
+			double		upper;
+
+			memset(f, 0, bs_bloom_total_bytes(m));
+			bs_bloom_init_scheme(f, BS_SCHEME_DOUBLE, m, k, 1000003 * n + t);
+			bs_probe_for(&probe, f);
+			for (uint64_t v = 0; v < n; v++)
+			{
+				uint64_t	value = (t << 8) | v;
+
+				bs_bloom_add(f, &probe, &value, sizeof(value));
+			}
+			bs_model_estimate_bounds(&model, bs_bloom_count_set(f), 0.95, &lower, &upper);
+			covered += lower <= (double) n && (double) n <= upper;
+		}
+		CHECKF((double) covered / BOUNDS_FILTERS >= per_n,
+			   "n %" PRIu64 ": 95%% bounds cover %.2f%% of %d filters (at least %.2f%%)",
+			   n, 100.0 * covered / BOUNDS_FILTERS, BOUNDS_FILTERS, 100 * per_n);
+		covered_all += covered;
+		total += BOUNDS_FILTERS;
+	}
+	CHECKF((double) covered_all / total >= 0.95 - z * sqrt(0.95 * 0.05 / total),
+		   "n 1..30: 95%% bounds cover %.2f%% in all", 100.0 * covered_all / total);
+	free(f);
+
+	/* the reported case: 14 values, 96 bits set (k = 7, m = 9601) */
+	{
+		double		lower;
+		double		upper;
+
+		bs_occupancy_classic(9601, 7, &model);
+		bs_model_estimate_bounds(&model, 96, 0.95, &lower, &upper);
+		CHECKF(lower <= 14 && 14 <= upper, "96 bits of 9601, k 7: [%.17g, %.17g]", lower, upper);
+		/* at least X/k = 13.7 items, and a count is an integer */
+		CHECKF(lower == 14 && upper == floor(upper), "96 bits: [%.17g, %.17g]", lower, upper);
+	}
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2823,6 +2956,7 @@ main(void)
 	test_versions();
 	test_shape();
 	test_schemes();
+	test_bounds_few_items();
 	test_block_simd();
 	test_batch();
 

@@ -82,10 +82,12 @@
  * mpmath for m up to 2^33, n up to 10^9; see test/test_analysis.c, which
  * also compares with an independent whole-filter occupancy chain).
  *
- * RANGE.  The rates are carried as logarithms, accurate down to about
- * 1e-4900.  An intermediate quantity can underflow long double only for
- * rates far below that (e.g. the classic filter with n = 1, rate 1/C(m,k)),
- * and then the rate comes out as 0 (ln = -inf).
+ * RANGE.  The rates are carried as logarithms.  The standard rate is
+ * accurate however small; the classic chain, below e^-10000 (near the
+ * bottom of the long double range, e.g. one item: rate 1/C(m,k)), runs
+ * with its transitions tilted by a constant per covered target, which
+ * multiplies the rate by a known factor (see classic_ln), so its
+ * logarithm stays finite and accurate there too.
  *
  * long double is the x87 80-bit format on x86-64 (where the timings of
  * test/test_analysis.c were measured).  On aarch64 it is IEEE quad, done in
@@ -445,6 +447,14 @@ typedef struct hit_chain
 	 * every term is nonnegative, so the partial sum is a lower bound.
 	 */
 	ld			stop_ln;
+
+	/*
+	 * ln of the factor by which the rows and value[] are tilted (classic
+	 * rates below the long double range, see classic_ln), 0 when they are
+	 * not: the chain's sum is then exp(value_log_scale) times the rate, and
+	 * E[value(U_a)] at most that factor, which the tail test allows for.
+	 */
+	ld			value_log_scale;
 } hit_chain;
 
 /* K + 1 states, padded so that a step's reads and writes need no bounds */
@@ -918,7 +928,11 @@ hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 		{
 			rho = (hc->n_items - a) / (a + 1) * odds;
 			next = w * rho;
-			if (rho < 1 && acc > 0 && next / (1 - rho) <= TAIL_TOLERANCE * acc)
+			if (rho < 1 && acc > 0 &&
+				(hc->value_log_scale == 0 ?
+				 next / (1 - rho) <= TAIL_TOLERANCE * acc :
+				 logl(next / (1 - rho)) + hc->value_log_scale <=
+				 logl(TAIL_TOLERANCE * acc)))
 				break;
 		}
 		else
@@ -1205,6 +1219,7 @@ standard_mix(ld m, ld N, int K, const ld *weight, ld weight_rel,
 		hc.log_miss = ((ld) K >= m) ? -INFINITY : log1pl(-(ld) K / m);
 		hc.floor_ln = -INFINITY;
 		hc.stop_ln = INFINITY;
+		hc.value_log_scale = 0;
 		status = hit_chain_auto(&hc, guess, ln_out, wk, err);
 	}
 	work_free(diag);
@@ -1504,6 +1519,8 @@ typedef struct classic_rows
 	ld			inverse_p;		/* 1 / p */
 	const ld   *inverse_j;		/* inverse_j[j] = 1 / (j + 1), j <= K */
 	const ld   *inverse_s;		/* inverse_s[s] = 1 / (m - k + 1 - s), s <= K */
+	ld			tilt;			/* x: tau_u(j) is stored times x^j (1: none) */
+	ld			log_tilt;		/* ln x (0: none) */
 } classic_rows;
 
 /*
@@ -1525,7 +1542,9 @@ classic_stay(const classic_rows *cr, int u)
 
 /*
  * tau_u(j), j = 0..min(u,J): the probability that an item known to hit the
- * targets covers exactly j of the u uncovered ones.
+ * targets covers exactly j of the u uncovered ones (times x^j when the
+ * chain is tilted, see classic_ln; x = 1 otherwise, which multiplies
+ * exactly).
  */
 static void
 classic_make_row(const void *context, int u, ld *row)
@@ -1551,14 +1570,15 @@ classic_make_row(const void *context, int u, ld *row)
 		/* fewer than k bits outside the u uncovered targets: j >= j0 */
 		j0 = (int) (k - (m - u));
 		hg = expl(lgammal((ld) u + 1) - lgammal((ld) j0 + 1) -
-				  lgammal((ld) (u - j0) + 1) - cr->log_c_m_k);
+				  lgammal((ld) (u - j0) + 1) - cr->log_c_m_k + j0 * cr->log_tilt);
 		if (j0 <= top)
 			row[j0] = hg * cr->inverse_p;
 	}
 	/* the ratio (u-j)(k-j) / ((j+1)(m-u-k+j+1)), denominators inverted once */
 	for (j = j0; j < top; j++)
 	{
-		hg = hg * ((ld) (u - j) * (ld) (k - j)) * (cr->inverse_j[j] * cr->inverse_s[u - j]);
+		hg = hg * ((ld) (u - j) * (ld) (k - j)) * (cr->inverse_j[j] * cr->inverse_s[u - j]) *
+			cr->tilt;
 		row[j + 1] = hg * cr->inverse_p;
 	}
 }
@@ -1566,6 +1586,7 @@ classic_make_row(const void *context, int u, ld *row)
 /*
  * finish[u] = tau_u(u), u = 0..J: C(m-u,k-u) / (C(m,k) p) for u >= 1 by the
  * ratio (k-u+1)/(m-u+1), where the diagonals of the row table start; tau_0(0) = 1.
+ * Tilted (classic_ln) like the rows: times x^u.
  */
 static void
 classic_finish(const classic_rows *cr, ld *finish, const ld *inverse_m)
@@ -1576,7 +1597,7 @@ classic_finish(const classic_rows *cr, ld *finish, const ld *inverse_m)
 	finish[0] = 1;
 	for (u = 1; u <= cr->J; u++)
 	{
-		start *= (ld) (cr->k - u + 1) * inverse_m[u - 1];
+		start *= (ld) (cr->k - u + 1) * inverse_m[u - 1] * cr->tilt;
 		finish[u] = start * cr->inverse_p;
 	}
 }
@@ -1659,6 +1680,13 @@ classic_table(const classic_rows *cr, int K, const ld *inverses,
  * finish[].
  */
 #define ROW_TABLE_LIMIT ((size_t) 1 << 20)
+
+/*
+ * Tilt the classic chain (see classic_ln) when U (65) is below e^-10000,
+ * that is the rate too: near the bottom of the long double range (about
+ * e^-11355, subnormals to e^-11399), where the untilted chain underflows.
+ */
+#define TILT_BELOW (-10000.0L)
 
 /*
  * ln Q_C(k).  With a finite stop_ln, a cheaper lower bound may do
@@ -1764,6 +1792,33 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld stop_ln,
 	cr.inverse_j = inverses;
 	cr.inverse_s = inverses + (K + 1);
 
+	/*
+	 * Rates below the long double range (such as 1/C(m,k) for one item,
+	 * e^-19858 for m = 1e11, k = 1024) would underflow in the chain and
+	 * come out as 0 (ln = -inf), and every such k would then tie with the
+	 * others in bs_optimal_k (which returned 571 instead of 1024 for m =
+	 * 1e11, n = 1).  So there the chain runs tilted: every transition
+	 * tau_u(j) is stored times x^j, with x = m/mu, mu = m(1 - (1-k/m)^n)
+	 * (so x^k = 1/U, U of (65)).  A path of the chain from u = K to u = 0
+	 * covers K targets in all, whatever its steps, so every term of
+	 * Q_C(k) = P(U = 0) (eq. (60) as the chain computes it, value[] =
+	 * [u = 0]) gets the same factor x^K: the chain's sum is exactly
+	 * x^K Q_C(k) (to the rounding of the products), between L/U and 1 with
+	 * L the lower bound of Theorem 15 / (64), well inside the range, and
+	 * K ln x is taken off its logarithm.  Only the tail test of the
+	 * binomial sum needs the factor (value_log_scale); the truncation at J
+	 * is relative, and the tilted runs are below FAST_FLOOR, so no fast-path
+	 * cuts and no lower bounds (stop_ln) are involved.  Rates above
+	 * e^TILT_BELOW are computed as before, untilted.
+	 */
+	cr.tilt = 1;
+	cr.log_tilt = 0;
+	if (guess < TILT_BELOW && !*partial)
+	{
+		cr.tilt = expl(-guess / k);
+		cr.log_tilt = logl(cr.tilt);
+	}
+
 	table = n_int > 2 && ((size_t) K + 1) * ((size_t) J + 1) <= ROW_TABLE_LIMIT;
 	value = work_alloc((size_t) K + 1 + (size_t) J + 1, err, &status);
 	if (value == NULL)
@@ -1788,8 +1843,9 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld stop_ln,
 		hc.finish = finish;
 		hc.n_items = n;
 		hc.log_miss = a[K];
-		hc.floor_ln = classic_floor_ln(m, n, k);
+		hc.floor_ln = classic_floor_ln(m, n, k) + K * cr.log_tilt;
 		hc.stop_ln = *partial ? stop_ln : INFINITY;
+		hc.value_log_scale = K * cr.log_tilt;
 
 		/* as hit_chain_auto, making only the table each path needs */
 		if (table && guess > FAST_FLOOR)
@@ -1817,6 +1873,8 @@ classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld stop_ln,
 				goto done;
 			status = hit_chain_run(&hc, 0, ln_out, &inexact, &stopped, wk, err);
 		}
+		if (status == BS_OK && cr.log_tilt != 0)
+			*ln_out -= hc.value_log_scale;
 	}
 done:
 	work_free(fast_diag);

@@ -74,9 +74,10 @@ bs_status	bs_fpr_exact(int64_t m, int64_t n, int64_t k, bs_construction c,
 						 double *out, bs_error *err);
 
 /*
- * ln f(m, n, k); -HUGE_VAL when the rate is 0 (n = 0) or when it underflows
- * the long double range inside the computation (far below 1e-4900, e.g. a
- * classic filter holding one item, rate 1/C(m,k), with C(m,k) > 1e4932).
+ * ln f(m, n, k); -HUGE_VAL when the rate is 0 (n = 0).  Rates below the
+ * long double range (e.g. a classic filter holding one item, rate 1/C(m,k),
+ * with C(m,k) > 1e4932) come out as finite logarithms too: the classic
+ * chain is tilted there (bs_analysis.c, classic_ln).
  */
 bs_status	bs_fpr_exact_log(int64_t m, int64_t n, int64_t k, bs_construction c,
 							 double *ln_out, bs_error *err);

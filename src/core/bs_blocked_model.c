@@ -67,25 +67,34 @@ chain_next(block_chain *chain)
 	chain->items++;
 	for (uint32_t x = 1; x <= chain->highest; x++)
 		rate += chain->fill[x] * chain->all_set[x];
-	return rate;
+	/* E[(X/s)^k] of a probability vector: at most 1 but for rounding */
+	return rate < 1 ? rate : 1;
 }
 
 /*
  * The binomial weights Pr[J = j], J ~ Binomial(n, 1/B), one after another in
  * log space (the ratio of consecutive weights is (n-j)/(j+1) * p/(1-p)).
+ *
+ * In long double: ln Pr[J = 0] = n ln(1 - p) is some -n/B (-1000 for n =
+ * 1e9, B = 1e6), and every step adds a logarithm to it, so in double the
+ * rounding of that running sum (some 1e-13 absolute, growing with j) made
+ * the weights sum to 1 + 1e-11 or so, and the rate of a full filter came
+ * out as 1.0000000000004.  In long double that error is 2^11 times smaller;
+ * what rounding is left, mixture() clamps (a mixture of r_j in [0, 1] with
+ * weights summing to at most 1 is in [0, 1]).
  */
 typedef struct load_weights
 {
-	double		items;
-	double		log_odds;		/* ln(p / (1 - p)) */
-	double		log_weight;		/* ln Pr[J = j] for the current j */
-	double		j;
+	long double items;
+	long double log_odds;		/* ln(p / (1 - p)) */
+	long double log_weight;		/* ln Pr[J = j] for the current j */
+	long double j;
 } load_weights;
 
 static void
 weights_init(load_weights *w, double items, uint64_t blocks)
 {
-	double		p = 1.0 / (double) blocks;
+	long double p = 1.0L / (long double) blocks;
 
 	w->items = items;
 	w->j = 0;
@@ -95,16 +104,16 @@ weights_init(load_weights *w, double items, uint64_t blocks)
 		w->log_weight = -INFINITY;	/* all the weight sits at j = n */
 		return;
 	}
-	w->log_odds = log(p) - log1p(-p);
-	w->log_weight = items * log1p(-p);
+	w->log_odds = logl(p) - log1pl(-p);
+	w->log_weight = items * log1pl(-p);
 }
 
 static double
 weights_next(load_weights *w)
 {
-	w->log_weight += log((w->items - w->j) / (w->j + 1)) + w->log_odds;
+	w->log_weight += logl((w->items - w->j) / (w->j + 1)) + w->log_odds;
 	w->j++;
-	return w->log_weight;
+	return (double) w->log_weight;
 }
 
 /*
@@ -155,7 +164,7 @@ mixture(double items, uint64_t blocks, block_chain *chain, double *rates,
 			return sum;
 		if ((double) j > mean + 1)
 		{
-			ratio = (items - j) / (j + 1) * exp(w.log_odds);
+			ratio = (items - j) / (j + 1) * exp((double) w.log_odds);
 			if (blocks == 1 || (ratio < 1 && exp(log_weight) * ratio / (1 - ratio) <= 1e-17 * sum))
 				return sum;
 		}
@@ -176,7 +185,10 @@ bs_blocked_fpr(double items, uint64_t blocks, uint32_t hashes)
 		return 1;
 	chain_init(&chain, hashes);
 	rate = mixture(items, blocks, &chain, NULL, NULL, INFINITY, &complete);
-	return complete ? rate : 1;		/* beyond MAX_LOAD items a block is full */
+	if (!complete)
+		return 1;				/* beyond MAX_LOAD items a block is full */
+	/* a probability: the rounding of the weights must not take it past 1 */
+	return rate < 0 ? 0 : rate < 1 ? rate : 1;
 }
 
 /* What bs_blocked_size keeps for the k it is trying. */

@@ -90,6 +90,53 @@ solve_edge(const bs_occupancy *model, double x, double z, double low, double hig
 	return 0.5 * (low + high);
 }
 
+/*
+ * The interval of integer item counts n whose distribution of X puts the
+ * observed x inside its central `confidence` region.  Both X (bits set) and
+ * n are integers, which matters for a few items, where X takes few values
+ * and its distribution moves by about k per item: the earlier interval, the
+ * real n where mean +- z sd crosses x, could miss every integer (14 values,
+ * 96 bits of 9601 with k = 7 gave [13.71, 13.97]; coverage fell to 88-92%
+ * near n = 7 and 15).  So:
+ *  - the central region of the integer X is taken with the continuity
+ *    correction, [mean - z sd - 1/2, mean + z sd + 1/2] (normal, with the
+ *    mean of eq. (42) and the variance of Lemma 16 as before): x is inside
+ *    it for n from the crossing of mean + z sd with x - 1/2 to that of
+ *    mean - z sd with x + 1/2, both edges growing with n (solve_edge);
+ *  - the interval is that of the integers n between them: each end is
+ *    rounded to the integer that is (lower: smallest, upper: largest)
+ *    inside, decided on range_edge at the integers themselves, not on the
+ *    bisection's rounding;
+ *  - and n >= ceil(X/k): an integer count of items, each setting at most k
+ *    bits.
+ * For large n the corrections change the bounds by about one item.
+ */
+static double
+integer_lower(const bs_occupancy *model, double edge, double z, double n)
+{
+	double		i = ceil(n);
+
+	/* smallest integer i with mean + z sd >= edge at i */
+	while (i > 0 && range_edge(model, i - 1, z) >= edge)
+		i--;
+	while (range_edge(model, i, z) < edge)
+		i++;
+	return i;
+}
+
+static double
+integer_upper(const bs_occupancy *model, double edge, double z, double n)
+{
+	double		i = floor(n);
+
+	/* largest integer i with mean - z sd <= edge at i */
+	while (range_edge(model, i + 1, z) <= edge)
+		i++;
+	while (i > 0 && range_edge(model, i, z) > edge)
+		i--;
+	return i;
+}
+
 void
 bs_model_estimate_bounds(const bs_occupancy *model, uint64_t x, double confidence,
 						 double *lower, double *upper)
@@ -98,6 +145,7 @@ bs_model_estimate_bounds(const bs_occupancy *model, uint64_t x, double confidenc
 	double		estimate = bs_model_estimate_items(model, x);
 	double		dx = (double) x;
 	double		m = (double) model->bits;
+	double		least = ceil(dx / model->hashes);
 	double		high;
 
 	if (x == 0)
@@ -109,20 +157,21 @@ bs_model_estimate_bounds(const bs_occupancy *model, uint64_t x, double confidenc
 	if (isinf(estimate))
 		*lower = solve_edge(model, dx - 0.5, z, 0, 1e6 + 64.0 * m);
 	else
-		*lower = solve_edge(model, dx, z, 0, estimate);
+		*lower = solve_edge(model, dx - 0.5, z, 0, estimate);
+	*lower = integer_lower(model, dx - 0.5, z, *lower);
 
 	/* and no fewer than X / k items can have set X bits */
-	if (*lower < dx / model->hashes)
-		*lower = dx / model->hashes;
+	if (*lower < least)
+		*lower = least;
 
 	if (isinf(estimate))
 	{
 		*upper = INFINITY;
 		return;
 	}
-	/* bracket the upper end: mean - z sd must exceed x there */
+	/* bracket the upper end: mean - z sd - 1/2 must exceed x there */
 	high = estimate > 1 ? 2 * estimate : 2;
-	while (range_edge(model, high, -z) <= dx)
+	while (range_edge(model, high, -z) <= dx + 0.5)
 	{
 		if (bs_model_mean(model, high) >= m - 0.5)
 		{
@@ -131,7 +180,8 @@ bs_model_estimate_bounds(const bs_occupancy *model, uint64_t x, double confidenc
 		}
 		high *= 2;
 	}
-	*upper = solve_edge(model, dx, -z, estimate, high);
+	*upper = integer_upper(model, dx + 0.5, -z,
+						   solve_edge(model, dx + 0.5, -z, estimate, high));
 	if (*upper < *lower)
 		*upper = *lower;		/* the X / k floor can pass a small estimate */
 }

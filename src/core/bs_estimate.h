@@ -54,9 +54,11 @@ double		bs_occupancy_variance(uint64_t m, uint32_t k, double n);
 double		bs_estimate_items(uint64_t m, uint32_t k, uint64_t x);
 
 /*
- * A confidence interval for the item count: the n whose occupancy
- * distribution (normal, with Lemma 16's mean and variance) puts X inside its
- * central `confidence` range.  upper is +infinity for a full filter.
+ * A confidence interval for the item count: the integers n whose occupancy
+ * distribution (normal, with Lemma 16's mean and variance, and the
+ * continuity correction of the integer X) puts X inside its central
+ * `confidence` range, and n >= ceil(X/k).  upper is +infinity for a full
+ * filter.
  */
 void		bs_estimate_items_bounds(uint64_t m, uint32_t k, uint64_t x,
 									 double confidence, double *lower,
