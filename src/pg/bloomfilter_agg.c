@@ -251,7 +251,7 @@ pipeline_worthwhile(const bs_probe *probe)
 		bs_bloom_total_bytes(probe->bits) >= PIPELINE_MIN_BYTES;
 }
 
-pg_attribute_noreturn() static void
+pg_noreturn static void
 shape_mismatch_error(const bs_bloom *state, const AggCache *cache, const bs_probe *probe)
 {
 	ereport(ERROR,

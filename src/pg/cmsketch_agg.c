@@ -73,7 +73,7 @@ agg_cache_create(FunctionCallInfo fcinfo)
 	return cache;
 }
 
-pg_attribute_noreturn() static void
+pg_noreturn static void
 bounds_mismatch_error(const bs_cms *state, const CmsAggCache *cache)
 {
 	ereport(ERROR,
