@@ -344,7 +344,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 		 * or foreign expanded one (an INITCOND, say) is detoasted into a
 		 * copy, which the caller then keeps.
 		 */
-		state = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+		state = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 		result = PointerGetDatum(state);
 	}
 	if (state->bits != probe->bits || state->hashes != probe->hashes ||
