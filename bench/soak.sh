@@ -64,7 +64,7 @@ done
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [ -n "${PGHOST:-}" ]; then
-	PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+	PG_BIN=${PG_BIN:-/usr/lib/postgresql/${BS_PG_MAJOR:-15}/bin}
 	export PGUSER=${PGUSER:-postgres}
 	echo "==> soak against the server at $PGHOST:${PGPORT:-5432}" >&2
 else

@@ -1,12 +1,23 @@
 # scripts/lib.sh — shared by scripts/test.sh, scripts/demo.sh and bench/run.sh.
-# Installs what bloomsketch needs on Debian 12, builds and installs it, and
-# runs a throwaway PostgreSQL 15 server as the postgres user on a private
-# Unix socket (no TCP), so nothing clashes with another server.
+# Installs what bloomsketch needs on Debian, builds and installs it, and runs
+# a throwaway PostgreSQL server as the postgres user on a private Unix socket
+# (no TCP), so nothing clashes with another server.
+#
+# BS_PG_MAJOR chooses the PostgreSQL major version (15, Debian 12's, unless
+# set; 17 and 18 run in the chroots of scripts/chroot.sh), BS_PG_PORT the
+# throwaway server's port (54329 for 15, 54401 for 17, 54402 for 18).
 set -euo pipefail
 
 BS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PG_BIN=/usr/lib/postgresql/15/bin
-BS_PACKAGES=(postgresql-15 postgresql-server-dev-15 libxxhash-dev make gcc python3)
+export BS_PG_MAJOR=${BS_PG_MAJOR:-15}
+case $BS_PG_MAJOR in
+	17) BS_DEFAULT_PORT=54401 ;;
+	18) BS_DEFAULT_PORT=54402 ;;
+	*) BS_DEFAULT_PORT=54329 ;;
+esac
+export BS_PG_PORT=${BS_PG_PORT:-$BS_DEFAULT_PORT}
+PG_BIN=/usr/lib/postgresql/$BS_PG_MAJOR/bin
+BS_PACKAGES=(postgresql-$BS_PG_MAJOR postgresql-server-dev-$BS_PG_MAJOR libxxhash-dev make gcc python3)
 
 bs_log() { printf '==> %s\n' "$*" >&2; }
 
@@ -35,6 +46,24 @@ bs_install_packages() {
 	fi
 }
 
+# Fetch apt's package lists unless some are there already.
+bs_apt_lists() {
+	if ! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1; then
+		apt-get update -qq
+	fi
+}
+
+# Whether Debian has a package of that name here (apt-get update first).
+bs_package_available() {
+	[ -n "$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ && $2 != "(none)" { print $2 }')" ]
+}
+
+# The version of the clang that Debian's "clang" package depends on here
+# (14 on Debian 12); the fuzz targets use clang-N and libfuzzer-N-dev.
+bs_clang_version() {
+	apt-cache depends clang 2>/dev/null | awk -F'clang-' '/Depends: clang-[0-9]+$/ { print $2; exit }'
+}
+
 bs_build_install() {
 	bs_log "building and installing bloomsketch"
 	make -C "$BS_ROOT" -s PG_CONFIG=$PG_BIN/pg_config >/dev/null
@@ -48,10 +77,10 @@ bs_start_server() {
 	BS_PGDIR=$(mktemp -d /tmp/bloomsketch-pg.XXXXXX)
 	chown postgres:postgres "$BS_PGDIR"
 	chmod 700 "$BS_PGDIR"
-	export PGHOST=$BS_PGDIR PGPORT=54329 PGUSER=postgres PGDATABASE=postgres
+	export PGHOST=$BS_PGDIR PGPORT=$BS_PG_PORT PGUSER=postgres PGDATABASE=postgres
 	local options="-c listen_addresses='' -k $BS_PGDIR -p $PGPORT" setting
 	for setting in "$@"; do options+=" -c $setting"; done
-	bs_log "starting a throwaway PostgreSQL 15 server in $BS_PGDIR"
+	bs_log "starting a throwaway PostgreSQL $BS_PG_MAJOR server in $BS_PGDIR"
 	runuser -u postgres -- $PG_BIN/initdb -D "$BS_PGDIR/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 \
 		--no-sync >"$BS_PGDIR/initdb.log" 2>&1 ||
 		{ cat "$BS_PGDIR/initdb.log" >&2; return 1; }

@@ -13,7 +13,7 @@
 # user that may create databases; PG_BIN may name the PostgreSQL binaries.
 # Prints one "ok"/"FAILED" line per check and exits non-zero on any failure.
 set -euo pipefail
-PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+PG_BIN=${PG_BIN:-/usr/lib/postgresql/${BS_PG_MAJOR:-15}/bin}
 DBS=(bs_dump_src bs_dump_custom bs_dump_dir bs_dump_plain)
 work=$(mktemp -d)
 cleanup() {

@@ -251,7 +251,7 @@ pipeline_worthwhile(const bs_probe *probe)
 		bs_bloom_total_bytes(probe->bits) >= PIPELINE_MIN_BYTES;
 }
 
-pg_attribute_noreturn() static void
+pg_noreturn static void
 shape_mismatch_error(const bs_bloom *state, const AggCache *cache, const bs_probe *probe)
 {
 	ereport(ERROR,
@@ -344,7 +344,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 		 * or foreign expanded one (an INITCOND, say) is detoasted into a
 		 * copy, which the caller then keeps.
 		 */
-		state = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+		state = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 		result = PointerGetDatum(state);
 	}
 	if (state->bits != probe->bits || state->hashes != probe->hashes ||

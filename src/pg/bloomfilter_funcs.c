@@ -42,7 +42,7 @@ PG_FUNCTION_INFO_V1(bloom_info);
 Datum
 bloom_info(PG_FUNCTION_ARGS)
 {
-	bs_bloom   *filter = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_bloom   *filter = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 	TupleDesc	desc;
 	Datum		values[11];
 	bool		nulls[11] = {false};

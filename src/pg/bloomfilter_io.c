@@ -64,7 +64,7 @@ PG_FUNCTION_INFO_V1(bloomfilter_out);
 Datum
 bloomfilter_out(PG_FUNCTION_ARGS)
 {
-	bs_bloom   *filter = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_bloom   *filter = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 	uint64		length = bs_bloom_text_length(filter);
 	char	   *text;
 
@@ -97,7 +97,7 @@ PG_FUNCTION_INFO_V1(bloomfilter_send);
 Datum
 bloomfilter_send(PG_FUNCTION_ARGS)
 {
-	bs_bloom   *filter = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_bloom   *filter = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 
 	PG_RETURN_BYTEA_P(bloom_to_serialized(filter));
 }
@@ -107,7 +107,7 @@ PG_FUNCTION_INFO_V1(bloomfilter_to_bytea);
 Datum
 bloomfilter_to_bytea(PG_FUNCTION_ARGS)
 {
-	bs_bloom   *filter = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_bloom   *filter = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 
 	PG_RETURN_BYTEA_P(bloom_to_serialized(filter));
 }

@@ -23,8 +23,8 @@ check_compatible_or_error(const bs_bloom *a, const bs_bloom *b)
 static Datum
 merge_copy(FunctionCallInfo fcinfo, MergeInto merge)
 {
-	bs_bloom   *result = DatumGetBloomP(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
-	bs_bloom   *other = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+	bs_bloom   *result = ((bs_bloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+	bs_bloom   *other = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
 
 	check_compatible_or_error(result, other);
 	merge(result, other);
@@ -42,16 +42,16 @@ merge_in_place(FunctionCallInfo fcinfo, MergeInto merge)
 {
 	MemoryContext aggcontext;
 	bs_bloom   *state;
-	bs_bloom   *other = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+	bs_bloom   *other = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
 	struct varlena *raw = (struct varlena *) PG_GETARG_POINTER(0);
 
 	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		state = DatumGetBloomP(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+		state = ((bs_bloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
 	else if (VARATT_IS_EXTENDED(raw))
 	{
 		MemoryContext old = MemoryContextSwitchTo(aggcontext);
 
-		state = DatumGetBloomP(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+		state = ((bs_bloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
 		MemoryContextSwitchTo(old);
 	}
 	else
@@ -98,8 +98,8 @@ bloom_intersect_trans(PG_FUNCTION_ARGS)
 static int
 compare_args(FunctionCallInfo fcinfo)
 {
-	bs_bloom   *a = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-	bs_bloom   *b = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+	bs_bloom   *a = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_bloom   *b = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
 	int			result;
 
 	if (VARSIZE(a) == VARSIZE(b) && memcmp(a, b, VARSIZE(a)) == 0)
@@ -172,7 +172,7 @@ PG_FUNCTION_INFO_V1(bloomfilter_hash);
 Datum
 bloomfilter_hash(PG_FUNCTION_ARGS)
 {
-	bs_bloom   *f = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_bloom   *f = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 	Datum		result = hash_any((unsigned char *) VARDATA(f), VARSIZE(f) - VARHDRSZ);
 
 	PG_FREE_IF_COPY(f, 0);
@@ -184,7 +184,7 @@ PG_FUNCTION_INFO_V1(bloomfilter_hash_extended);
 Datum
 bloomfilter_hash_extended(PG_FUNCTION_ARGS)
 {
-	bs_bloom   *f = DatumGetBloomP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_bloom   *f = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 	Datum		result = hash_any_extended((unsigned char *) VARDATA(f),
 										   VARSIZE(f) - VARHDRSZ, PG_GETARG_INT64(1));
 

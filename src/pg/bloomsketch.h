@@ -5,6 +5,7 @@
 #define BLOOMSKETCH_H
 
 #include "postgres.h"
+#include "pg_compat.h"
 
 #include "fmgr.h"
 #include "lib/stringinfo.h"
@@ -21,11 +22,11 @@ typedef enum BsSource
 } BsSource;
 
 /* 0A000 for a transition function called outside an aggregate. */
-pg_attribute_noreturn() void not_in_aggregate_error(const char *function,
+pg_noreturn void not_in_aggregate_error(const char *function,
 													 const char *instead);
 
 /* Raise the error a core function reported. */
-pg_attribute_noreturn() void bs_report(const bs_error *err, BsSource source);
+pg_noreturn void bs_report(const bs_error *err, BsSource source);
 
 /* A zeroed, empty filter of the scheme, m bits and k hashes in the given context. */
 bs_bloom   *bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits,
@@ -132,7 +133,7 @@ char	   *structured_signature(const ValueKind *kind);
 void		canonical_append(const ValueKind *kind, Datum value, StringInfo out);
 
 /* The 22023 error, with a hint, for a value of the wrong family. */
-pg_attribute_noreturn() void family_mismatch_error(const char *type_name,
+pg_noreturn void family_mismatch_error(const char *type_name,
 													const char *noun, uint8 family,
 													uint32 type_tag,
 													const ValueKind *kind);

@@ -26,7 +26,7 @@ void		cms_size_or_error(double epsilon, double delta, uint32 *width,
 							  uint32 *depth, uint32 *copies);
 
 /* Raise the error of an update or merge: 22003 for a count out of range. */
-pg_attribute_noreturn() void cms_report_arith(const bs_error *err);
+pg_noreturn void cms_report_arith(const bs_error *err);
 
 /* The O(1) shape check of a stored sketch: XX001 when it is corrupt. */
 void		cms_check_shape_or_error(const bs_cms *cms);
@@ -70,9 +70,9 @@ cms_probe_for(bs_cms_probe *probe, bool *ready, const bs_cms *cms)
 }
 
 /* The errors of cms_add_value, out of line (cmsketch_funcs.c). */
-pg_attribute_noreturn() void cms_negative_count_error(int64 count);
-pg_attribute_noreturn() void cms_total_range_error(uint64 total, uint64 more);
-pg_attribute_noreturn() void cms_add_error(bs_cms *cms, const bs_cms_probe *probe,
+pg_noreturn void cms_negative_count_error(int64 count);
+pg_noreturn void cms_total_range_error(uint64 total, uint64 more);
+pg_noreturn void cms_add_error(bs_cms *cms, const bs_cms_probe *probe,
 										   const void *data, size_t length, int64 count);
 
 /*

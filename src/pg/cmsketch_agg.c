@@ -73,7 +73,7 @@ agg_cache_create(FunctionCallInfo fcinfo)
 	return cache;
 }
 
-pg_attribute_noreturn() static void
+pg_noreturn static void
 bounds_mismatch_error(const bs_cms *state, const CmsAggCache *cache)
 {
 	ereport(ERROR,
@@ -174,17 +174,17 @@ cms_merge_trans(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcontext;
 	bs_cms	   *state;
-	bs_cms	   *other = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+	bs_cms	   *other = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
 	struct varlena *raw = (struct varlena *) PG_GETARG_POINTER(0);
 	bs_error	err;
 
 	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		state = DatumGetCmsP(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+		state = ((bs_cms *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
 	else if (VARATT_IS_EXTENDED(raw))
 	{
 		MemoryContext old = MemoryContextSwitchTo(aggcontext);
 
-		state = DatumGetCmsP(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+		state = ((bs_cms *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
 		MemoryContextSwitchTo(old);
 	}
 	else

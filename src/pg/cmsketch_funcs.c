@@ -222,7 +222,7 @@ cms_add(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 
 	cache = cms_cache(fcinfo, 1);
-	cms = DatumGetCmsP(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+	cms = ((bs_cms *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
 	cms_check_shape_or_error(cms);
 	cms_add_value(cms, cms_probe_for(&cache->probe, &cache->probe_ready, cms),
 				  &cache->kind, PG_GETARG_DATUM(1), PG_GETARG_INT64(2), false);
@@ -258,7 +258,7 @@ PG_FUNCTION_INFO_V1(cms_total);
 Datum
 cms_total(PG_FUNCTION_ARGS)
 {
-	bs_cms	   *cms = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_cms	   *cms = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 
 	cms_check_shape_or_error(cms);
 	PG_RETURN_INT64(count_to_int64(cms->total, "total"));
@@ -269,8 +269,8 @@ PG_FUNCTION_INFO_V1(cms_inner_product);
 Datum
 cms_inner_product(PG_FUNCTION_ARGS)
 {
-	bs_cms	   *a = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-	bs_cms	   *b = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+	bs_cms	   *a = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_cms	   *b = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
 	uint64_t	product;
 	bs_error	err;
 
@@ -286,7 +286,7 @@ PG_FUNCTION_INFO_V1(cms_info);
 Datum
 cms_info(PG_FUNCTION_ARGS)
 {
-	bs_cms	   *cms = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_cms	   *cms = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 	TupleDesc	desc;
 	Datum		values[10];
 	bool		nulls[10] = {false};
@@ -328,8 +328,8 @@ typedef bs_status (*CmsMergeInto) (bs_cms *into, const bs_cms *other, bs_error *
 static Datum
 merge_copy(FunctionCallInfo fcinfo, CmsMergeInto merge)
 {
-	bs_cms	   *result = DatumGetCmsP(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
-	bs_cms	   *other = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+	bs_cms	   *result = ((bs_cms *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+	bs_cms	   *other = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
 	bs_error	err;
 
 	cms_check_shape_or_error(result);
@@ -362,8 +362,8 @@ cms_intersect(PG_FUNCTION_ARGS)
 static int
 compare_args(FunctionCallInfo fcinfo)
 {
-	bs_cms	   *a = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-	bs_cms	   *b = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+	bs_cms	   *a = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_cms	   *b = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
 	int			result;
 
 	if (VARSIZE(a) == VARSIZE(b) && memcmp(a, b, VARSIZE(a)) == 0)
@@ -441,7 +441,7 @@ PG_FUNCTION_INFO_V1(cmsketch_hash);
 Datum
 cmsketch_hash(PG_FUNCTION_ARGS)
 {
-	bs_cms	   *c = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_cms	   *c = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 	Datum		result = hash_any((unsigned char *) VARDATA(c), VARSIZE(c) - VARHDRSZ);
 
 	PG_FREE_IF_COPY(c, 0);
@@ -453,7 +453,7 @@ PG_FUNCTION_INFO_V1(cmsketch_hash_extended);
 Datum
 cmsketch_hash_extended(PG_FUNCTION_ARGS)
 {
-	bs_cms	   *c = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_cms	   *c = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 	Datum		result = hash_any_extended((unsigned char *) VARDATA(c),
 										   VARSIZE(c) - VARHDRSZ, PG_GETARG_INT64(1));
 

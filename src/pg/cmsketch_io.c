@@ -89,7 +89,7 @@ PG_FUNCTION_INFO_V1(cmsketch_out);
 Datum
 cmsketch_out(PG_FUNCTION_ARGS)
 {
-	bs_cms	   *cms = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_cms	   *cms = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 	uint64		length;
 	char	   *text;
 
@@ -124,7 +124,7 @@ PG_FUNCTION_INFO_V1(cmsketch_send);
 Datum
 cmsketch_send(PG_FUNCTION_ARGS)
 {
-	bs_cms	   *cms = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_cms	   *cms = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 
 	cms_check_shape_or_error(cms);
 	PG_RETURN_BYTEA_P(cms_to_serialized(cms));
@@ -135,7 +135,7 @@ PG_FUNCTION_INFO_V1(cmsketch_to_bytea);
 Datum
 cmsketch_to_bytea(PG_FUNCTION_ARGS)
 {
-	bs_cms	   *cms = DatumGetCmsP(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_cms	   *cms = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 
 	cms_check_shape_or_error(cms);
 	PG_RETURN_BYTEA_P(cms_to_serialized(cms));

@@ -6,6 +6,7 @@
 #define STORED_CACHE_H
 
 #include "postgres.h"
+#include "pg_compat.h"
 
 #include "fmgr.h"
 

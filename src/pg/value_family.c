@@ -147,7 +147,7 @@ type_named(Oid typid, const char *name)
 }
 
 /* 0A000 for a type with no canonical form, with the detail and cast to use. */
-pg_attribute_noreturn() static void
+pg_noreturn static void
 unhashable_type_error(Oid typid, const char *detail, const char *cast)
 {
 	ereport(ERROR,
