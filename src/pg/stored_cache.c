@@ -111,8 +111,6 @@ entry_matches(const StoredEntry *entry, const struct varlena *raw, Size raw_size
 static StoredEntry *
 find_entry(StoredCache *cache, const struct varlena *raw, Size raw_size, uint32 raw_hash)
 {
-	if (cache->last_hit != NULL && entry_matches(cache->last_hit, raw, raw_size, raw_hash))
-		return cache->last_hit;
 	for (int i = 0; i < STORED_ENTRIES; i++)
 		if (entry_matches(&cache->entries[i], raw, raw_size, raw_hash))
 			return &cache->entries[i];
@@ -189,6 +187,10 @@ stored_value_arg(FunctionCallInfo fcinfo, int arg, StoredCache **cachep,
 		cache->transaction = transaction;
 	}
 
+	/* most calls pass the value of the call before: no hashing for that */
+	entry = cache->last_hit;
+	if (entry != NULL && entry->raw_size == raw_size && memcmp(entry->raw, raw, raw_size) == 0)
+		return entry->value;
 	raw_hash = hash_bytes((const unsigned char *) raw, (int) raw_size);
 	entry = find_entry(cache, raw, raw_size, raw_hash);
 	if (entry == NULL)
