@@ -44,8 +44,6 @@
 /* The column kinds of one row type, resolved from the first row of that type. */
 typedef struct RecordKind
 {
-	Oid			declared;		/* the composite type, or RECORDOID */
-	Oid			collation;
 	Oid			row_type;		/* the row type resolved, InvalidOid before */
 	int32		row_typmod;
 	TupleDesc	tupdesc;		/* a copy */
@@ -148,8 +146,6 @@ structured_kind_init(ValueKind *kind, Oid base, Oid collation)
 	{
 		kind->other = OTHER_RECORD;
 		kind->record = MemoryContextAllocZero(kind->context, sizeof(RecordKind));
-		kind->record->declared = base;
-		kind->record->collation = collation;
 		/* a named composite is resolved now; an anonymous record per row type */
 		if (base != RECORDOID)
 			record_resolve(kind, base, -1);
