@@ -4,46 +4,101 @@
 -- Format version 2 hashes text as UTF-8 and structured values element by
 -- element; the C library reads both versions, so no stored value changes.
 
--- "char" and pg_node_tree convert implicitly to text but are not in text's
--- type category, so a call with one of them matched both the anyelement and
--- the text overloads and failed as ambiguous (42725).  Overloads of their own
--- share the C functions: "char" hashes as the text it casts to, and
--- pg_node_tree is refused with an error that says what to cast to.
+-- An untyped literal ('alice') needs an overload of its own, since
+-- anyelement cannot resolve an unknown-type literal.  0.1.0 gave it text
+-- overloads, and PostgreSQL then picked those for citext too (citext casts
+-- implicitly to text), so a citext constant was hashed as case-sensitive
+-- text.  bloomsketch_literal replaces them: a string-category type with no
+-- casts into it, so only an untyped literal or parameter resolves to it and
+-- every typed value, citext included, reaches the anyelement functions.
 DO $$
 DECLARE
-	t text;
+	dependents text;
 BEGIN
-	FOREACH t IN ARRAY ARRAY['"char"', 'pg_node_tree'] LOOP
-		EXECUTE format($f$
-			CREATE FUNCTION bloom_add(filter bloomfilter, value %1$s) RETURNS bloomfilter
-				AS 'MODULE_PATHNAME', 'bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 1000;
-			COMMENT ON FUNCTION bloom_add(bloomfilter, %1$s) IS
-				'a copy of the filter with the value added (an overload that keeps %1$s unambiguous)';
-			CREATE FUNCTION bloom_contains(filter bloomfilter, value %1$s) RETURNS boolean
-				AS 'MODULE_PATHNAME', 'bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
-			COMMENT ON FUNCTION bloom_contains(bloomfilter, %1$s) IS
-				'false if the value was surely never added; true if it probably was';
-			CREATE FUNCTION bloom_contained_in(value %1$s, filter bloomfilter) RETURNS boolean
-				AS 'MODULE_PATHNAME', 'bloom_contained_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
-			COMMENT ON FUNCTION bloom_contained_in(%1$s, bloomfilter) IS
-				'bloom_contains with its arguments swapped (the function behind <@)';
-			CREATE OPERATOR @> (LEFTARG = bloomfilter, RIGHTARG = %1$s,
-				FUNCTION = bloom_contains, COMMUTATOR = <@);
-			COMMENT ON OPERATOR @> (bloomfilter, %1$s) IS
-				'filter probably contains the value (bloom_contains)';
-			CREATE OPERATOR <@ (LEFTARG = %1$s, RIGHTARG = bloomfilter,
-				FUNCTION = bloom_contained_in, COMMUTATOR = @>);
-			COMMENT ON OPERATOR <@ (%1$s, bloomfilter) IS
-				'the value is probably contained in filter (bloom_contains)';
-			CREATE FUNCTION cms_add(sketch cmsketch, value %1$s, count bigint DEFAULT 1) RETURNS cmsketch
-				AS 'MODULE_PATHNAME', 'cms_add' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 1000;
-			COMMENT ON FUNCTION cms_add(cmsketch, %1$s, bigint) IS
-				'a copy of the sketch with count occurrences of the value added';
-			CREATE FUNCTION cms_estimate(sketch cmsketch, value %1$s) RETURNS bigint
-				AS 'MODULE_PATHNAME', 'cms_estimate' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
-			COMMENT ON FUNCTION cms_estimate(cmsketch, %1$s) IS
-				'estimated count of the value: never below the true count';
-		$f$, t);
-	END LOOP;
+	SELECT string_agg(DISTINCT pg_describe_object(d.classid, d.objid, d.objsubid), ', ')
+	INTO dependents
+	FROM pg_depend d
+	WHERE d.deptype = 'n'
+		AND NOT EXISTS (SELECT 1 FROM pg_depend m
+						WHERE m.classid = d.classid AND m.objid = d.objid AND m.deptype = 'e')
+		AND (d.refclassid, d.refobjid) IN (
+		('pg_operator'::regclass, '@>(bloomfilter, text)'::regoperator),
+		('pg_operator'::regclass, '<@(text, bloomfilter)'::regoperator),
+		('pg_proc'::regclass, 'bloom_add(bloomfilter, text)'::regprocedure),
+		('pg_proc'::regclass, 'bloom_contains(bloomfilter, text)'::regprocedure),
+		('pg_proc'::regclass, 'bloom_contained_in(text, bloomfilter)'::regprocedure),
+		('pg_proc'::regclass, 'cms_add(cmsketch, text, bigint)'::regprocedure),
+		('pg_proc'::regclass, 'cms_estimate(cmsketch, text)'::regprocedure));
+	IF dependents IS NOT NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'dependent_objects_still_exist',
+			MESSAGE = 'bloomsketch 0.2.0 removes the text overloads that these objects use: ' || dependents,
+			DETAIL = 'The text overloads were also chosen for citext values, which they hashed as case-sensitive text.',
+			HINT = 'Drop those objects, run ALTER EXTENSION bloomsketch UPDATE again and recreate them: they will use the anyelement functions, which hash text the same way.';
+	END IF;
 END
 $$;
+DROP OPERATOR @> (bloomfilter, text);
+DROP OPERATOR <@ (text, bloomfilter);
+DROP FUNCTION bloom_add(bloomfilter, text);
+DROP FUNCTION bloom_contains(bloomfilter, text);
+DROP FUNCTION bloom_contained_in(text, bloomfilter);
+DROP FUNCTION cms_add(cmsketch, text, bigint);
+DROP FUNCTION cms_estimate(cmsketch, text);
+
+CREATE TYPE bloomsketch_literal;
+CREATE FUNCTION bloomsketch_literal_in(cstring) RETURNS bloomsketch_literal
+	AS 'textin' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomsketch_literal_in(cstring) IS
+	'input function of bloomsketch_literal (the text input function)';
+CREATE FUNCTION bloomsketch_literal_out(bloomsketch_literal) RETURNS cstring
+	AS 'textout' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomsketch_literal_out(bloomsketch_literal) IS
+	'output function of bloomsketch_literal (the text output function)';
+CREATE FUNCTION bloomsketch_literal_recv(internal) RETURNS bloomsketch_literal
+	AS 'textrecv' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomsketch_literal_recv(internal) IS
+	'binary input function of bloomsketch_literal (the text one)';
+CREATE FUNCTION bloomsketch_literal_send(bloomsketch_literal) RETURNS bytea
+	AS 'textsend' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomsketch_literal_send(bloomsketch_literal) IS
+	'binary output function of bloomsketch_literal (the text one)';
+CREATE TYPE bloomsketch_literal (
+	INPUT = bloomsketch_literal_in,
+	OUTPUT = bloomsketch_literal_out,
+	RECEIVE = bloomsketch_literal_recv,
+	SEND = bloomsketch_literal_send,
+	LIKE = text,
+	CATEGORY = 'S'
+);
+COMMENT ON TYPE bloomsketch_literal IS
+	'the type an untyped string literal takes in bloomsketch calls; hashed as text';
+
+CREATE FUNCTION bloom_add(filter bloomfilter, value bloomsketch_literal) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloom_add' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION bloom_add(bloomfilter, bloomsketch_literal) IS
+	'a copy of the filter with the untyped literal added as text';
+CREATE FUNCTION bloom_contains(filter bloomfilter, value bloomsketch_literal) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloom_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+COMMENT ON FUNCTION bloom_contains(bloomfilter, bloomsketch_literal) IS
+	'false if the untyped literal, as text, was surely never added; true if it probably was';
+CREATE FUNCTION bloom_contained_in(value bloomsketch_literal, filter bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloom_contained_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+COMMENT ON FUNCTION bloom_contained_in(bloomsketch_literal, bloomfilter) IS
+	'bloom_contains with its arguments swapped (the function behind <@ for untyped literals)';
+CREATE OPERATOR @> (LEFTARG = bloomfilter, RIGHTARG = bloomsketch_literal,
+	FUNCTION = bloom_contains, COMMUTATOR = <@);
+COMMENT ON OPERATOR @> (bloomfilter, bloomsketch_literal) IS
+	'filter probably contains the untyped literal, as text (bloom_contains)';
+CREATE OPERATOR <@ (LEFTARG = bloomsketch_literal, RIGHTARG = bloomfilter,
+	FUNCTION = bloom_contained_in, COMMUTATOR = @>);
+COMMENT ON OPERATOR <@ (bloomsketch_literal, bloomfilter) IS
+	'the untyped literal, as text, is probably contained in filter (bloom_contains)';
+CREATE FUNCTION cms_add(sketch cmsketch, value bloomsketch_literal, count bigint DEFAULT 1) RETURNS cmsketch
+	AS 'MODULE_PATHNAME', 'cms_add' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION cms_add(cmsketch, bloomsketch_literal, bigint) IS
+	'a copy of the sketch with count occurrences of the untyped literal added as text';
+CREATE FUNCTION cms_estimate(sketch cmsketch, value bloomsketch_literal) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'cms_estimate' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+COMMENT ON FUNCTION cms_estimate(cmsketch, bloomsketch_literal) IS
+	'estimated count of the untyped literal, as text: never below the true count';

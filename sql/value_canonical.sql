@@ -133,12 +133,24 @@ SELECT bloom_agg(c, 10) FROM ci;
 SELECT bloom_create(10) @> c FROM ci;
 SELECT bloom_add(bloom_create(10), c) FROM ci;
 SELECT cms_estimate(cms_create(), c) FROM ci;
+-- a citext constant or PL/pgSQL variable is refused too, not hashed as text
+SELECT bloom_add(bloom_create(10), 'Alice'::citext) @> 'alice'::citext;
+SELECT cms_add(cms_create(), 'Alice'::citext, 2);
+DO $$ DECLARE c citext := 'Alice'; BEGIN PERFORM bloom_create(10) @> c; END $$;
 CREATE COLLATION case_insensitive (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 SELECT bloom_agg(t COLLATE case_insensitive, 10) FROM (VALUES ('a')) v(t);
 SELECT bloom_add(bloom_create(10), 'a'::text COLLATE "C") @> 'a' AS deterministic_collation;
 SELECT bloom_add(bloom_create(10), point(1, 2));
--- "char" hashes as the text it casts to; pg_node_tree is refused (both were
--- ambiguous calls, 42725, before they had overloads)
+-- An untyped literal or parameter is text; "char" hashes as the text it
+-- casts to and pg_node_tree is refused (both were ambiguous calls, 42725,
+-- while text had overloads of its own).
+SELECT bloom_add(bloom_create(10), 'abc') = bloom_add(bloom_create(10), 'abc'::text) AS literal_is_text,
+       bloom_add(bloom_create(10), 'abc'::text) @> 'abc' AS literal_found,
+       'abc' <@ bloom_add(bloom_create(10), 'abc'::varchar) AS literal_found_swapped,
+       cms_estimate(cms_add(cms_add(cms_create(), 'abc', 3), 'abc'::text), 'abc') AS literal_counted;
+PREPARE untyped_probe AS SELECT bloom_add(bloom_create(10), 'abc'::text) @> $1;
+EXECUTE untyped_probe('abc');
+DEALLOCATE untyped_probe;
 SELECT bloom_add(bloom_create(10), 'a'::"char") @> 'a'::text AS char_found,
        cms_estimate(cms_add(cms_create(), 'a'::text), 'a'::"char") AS char_counted;
 SELECT bloom_add(bloom_create(10), (SELECT ev_action FROM pg_rewrite LIMIT 1));

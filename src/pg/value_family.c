@@ -7,8 +7,9 @@
  * each value is first turned into bytes that depend only on its value within
  * its family:
  *   integer      int2, int4, int8 as little-endian int64
- *   text         text, varchar, name, "char" and bpchar without its trailing
- *                blanks, as UTF-8 whatever the database encoding
+ *   text         text, varchar, name, "char", untyped literals and bpchar
+ *                without its trailing blanks, as UTF-8 whatever the database
+ *                encoding
  *   bytea        the bytes
  *   uuid         the 16 bytes
  *   numeric      the normalized decimal string (1.0 and 1.00 agree)
@@ -32,10 +33,11 @@
 #include <sys/socket.h>
 
 #include "access/htup_details.h"
+#include "catalog/dependency.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
+#include "commands/extension.h"
 #include "mb/pg_wchar.h"
-#include "nodes/nodeFuncs.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/inet.h"
@@ -131,7 +133,7 @@ fixed_other_kind_init(ValueKind *kind, Oid base)
 	return true;
 }
 
-/* The name of a type without its schema, for recognising citext. */
+/* Whether a type has this name, whatever its schema. */
 static bool
 type_named(Oid typid, const char *name)
 {
@@ -144,6 +146,17 @@ type_named(Oid typid, const char *name)
 		ReleaseSysCache(tuple);
 	}
 	return match;
+}
+
+/*
+ * The extension's own type for untyped literals, whose values are text
+ * (its I/O functions are text's).
+ */
+static bool
+is_literal_type(Oid typid)
+{
+	return type_named(typid, "bloomsketch_literal") &&
+		getExtensionOfObject(TypeRelationId, typid) == get_extension_oid("bloomsketch", true);
 }
 
 /* 0A000 for a type with no canonical form, with the detail and cast to use. */
@@ -176,6 +189,9 @@ value_kind_init(ValueKind *kind, Oid typid, Oid collation, MemoryContext context
 {
 	Oid			base = getBaseType(typid);
 
+	/* an untyped literal is text, and errors should call it that */
+	if (is_literal_type(base))
+		typid = base = TEXTOID;
 	memset(kind, 0, sizeof(*kind));
 	kind->typid = typid;
 	kind->context = context;
@@ -211,37 +227,11 @@ value_kind_init(ValueKind *kind, Oid typid, Oid collation, MemoryContext context
 						  "text");
 }
 
-/*
- * The argument's type as the caller wrote it: a binary-compatible cast (such
- * as citext to text, chosen when the text overload is picked) is looked
- * through, so that the value is refused or hashed as its own type.
- */
-static Oid
-argument_source_type(FmgrInfo *flinfo, int argnum)
-{
-	Node	   *expr = flinfo->fn_expr;
-	List	   *args = NIL;
-	Node	   *arg;
-
-	if (expr != NULL && IsA(expr, FuncExpr))
-		args = ((FuncExpr *) expr)->args;
-	else if (expr != NULL && IsA(expr, OpExpr))
-		args = ((OpExpr *) expr)->args;
-	if (argnum >= list_length(args))
-		return get_fn_expr_argtype(flinfo, argnum);
-	arg = (Node *) list_nth(args, argnum);
-	while (IsA(arg, RelabelType))
-		arg = (Node *) ((RelabelType *) arg)->arg;
-	return exprType(arg);
-}
-
 void
 value_kind_for_arg(ValueKind *kind, FunctionCallInfo fcinfo, int argnum)
 {
-	value_kind_init(kind, argument_source_type(fcinfo->flinfo, argnum),
+	value_kind_init(kind, get_fn_expr_argtype(fcinfo->flinfo, argnum),
 					PG_GET_COLLATION(), fcinfo->flinfo->fn_mcxt);
-	/* hashed as the declared argument type, which the value now has */
-	kind->typid = get_fn_expr_argtype(fcinfo->flinfo, argnum);
 }
 
 char *
