@@ -9,6 +9,7 @@
 
 #include "bs_analysis.h"
 #include "bs_blocked_model.h"
+#include "bs_km_model.h"
 #include "bs_primes.h"
 #include "bs_sizing.h"
 
@@ -25,12 +26,19 @@ bs_status
 bs_scheme_expected_fpr(uint8_t scheme, int64_t bits, int64_t items, int64_t hashes,
 					   double *rate, bs_error *err)
 {
+	bs_status	status;
+
 	switch (scheme)
 	{
 		case BS_SCHEME_DOUBLE:
-			return bs_fpr_exact(bits, items, hashes, BS_CONSTRUCTION_CLASSIC, rate, err);
 		case BS_SCHEME_DOUBLE_SQUARE:
 		case BS_SCHEME_DOUBLE_CUBE:
+			/* checks the arguments; the rate is the model's with KM's term */
+			status = bs_fpr_exact(bits, items, hashes, scheme == BS_SCHEME_DOUBLE ?
+								  BS_CONSTRUCTION_CLASSIC : BS_CONSTRUCTION_STANDARD, rate, err);
+			if (status == BS_OK && items > 0 && bits >= 2)
+				*rate = bs_km_fpr(scheme, (uint64_t) bits, (uint32_t) hashes, (double) items, -1);
+			return status;
 		case BS_SCHEME_INDEPENDENT:
 			return bs_fpr_exact(bits, items, hashes, BS_CONSTRUCTION_STANDARD, rate, err);
 		default:
@@ -45,7 +53,7 @@ bs_scheme_expected_fpr(uint8_t scheme, int64_t bits, int64_t items, int64_t hash
 		if (bits % hashes != 0 || bits / hashes < 2)
 			return bs_fail(err, BS_ERR_PARAM, "partitioned bloomfilter size must be k times a whole number of at least 2",
 						   "bits = %lld and hashes = %lld.", (long long) bits, (long long) hashes);
-		*rate = bs_partition_fpr((uint64_t) bits, (double) items, (uint32_t) hashes);
+		*rate = bs_km_fpr(scheme, (uint64_t) bits, (uint32_t) hashes, (double) items, -1);
 		return BS_OK;
 	}
 	if (scheme == BS_SCHEME_BLOCKED)
@@ -147,9 +155,9 @@ size_standard(int64_t capacity, double fpr, bool prime, uint64_t *bits,
 	return BS_OK;
 }
 
-/* The sizing of each scheme, without the message for a filter too large. */
+/* The sizing of each scheme without KM's Theta(1/n) term. */
 static bs_status
-size_any(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bits,
+size_without_term(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bits,
 		 uint32_t *hashes, bs_error *err)
 {
 	switch (scheme)
@@ -171,6 +179,27 @@ size_any(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bits,
 	}
 }
 
+/*
+ * The sizing of each scheme, without the message for a filter too large:
+ * for the schemes with KM's Theta(1/n) term, the smallest shape whose rate
+ * with the term (bs_km_model.h) reaches fpr, searched from the sizing
+ * without it.
+ */
+static bs_status
+size_any(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bits,
+		 uint32_t *hashes, bs_error *err)
+{
+	bs_status	status = size_without_term(scheme, capacity, fpr, bits, hashes, err);
+
+	if (!bs_km_models(scheme) || (status != BS_OK && status != BS_ERR_TOO_LARGE))
+		return status;
+	if (status != BS_OK)
+		*bits = *hashes = 0;
+	if (!bs_km_size(scheme, capacity, fpr, BS_BLOOM_MAX_BITS, *bits, *hashes, bits, hashes))
+		return BS_ERR_TOO_LARGE;
+	return BS_OK;
+}
+
 /* One "fits" test per scheme for bs_largest_capacity. */
 #define DEFINE_FITS(name, scheme) \
 static bool \
@@ -180,6 +209,7 @@ name(int64_t capacity, double fpr) \
 	uint32_t	hashes; \
 	return size_any(scheme, capacity, fpr, &bits, &hashes, NULL) == BS_OK; \
 }
+DEFINE_FITS(fits_double, BS_SCHEME_DOUBLE)
 DEFINE_FITS(fits_square, BS_SCHEME_DOUBLE_SQUARE)
 DEFINE_FITS(fits_cube, BS_SCHEME_DOUBLE_CUBE)
 DEFINE_FITS(fits_independent, BS_SCHEME_INDEPENDENT)
@@ -191,7 +221,7 @@ bs_bloom_size_scheme(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bit
 					 uint32_t *hashes, bs_error *err)
 {
 	static bool (*const fits[]) (int64_t, double) = {
-		NULL, NULL, fits_square, fits_cube, fits_partition, fits_independent,
+		NULL, fits_double, fits_square, fits_cube, fits_partition, fits_independent,
 		fits_blocked
 	};
 	bs_status	status;
@@ -200,9 +230,8 @@ bs_bloom_size_scheme(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bit
 		(status = bs_check_fpr(fpr, err)) != BS_OK)
 		return status;
 	status = size_any(scheme, capacity, fpr, bits, hashes, err);
-	if (status != BS_ERR_TOO_LARGE || scheme == BS_SCHEME_DOUBLE)
-		return status;			/* double's own sizing words its message */
-
+	if (status != BS_ERR_TOO_LARGE)
+		return status;
 	return bs_fail_capacity(err, bs_scheme_name(scheme), capacity, fpr, fits[scheme],
 							BS_BLOOM_MAX_BITS);
 }
