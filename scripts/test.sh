@@ -4,9 +4,10 @@
 #   scripts/test.sh              15, 17 and 18
 #   scripts/test.sh 17 18        only those
 #
-# For each version: the pure C core's unit tests, the pg_regress suite against
-# a throwaway server, dump/restore, a concurrent soak and the fuzzers.  15 runs
-# on this Debian 12 host; 17 and 18 in the Debian chroots of scripts/chroot.sh
+# For each version: the pure C core's unit tests, the format test vectors
+# (C core and Python reader), the pg_regress suite against a throwaway
+# server, dump/restore, a concurrent soak and the fuzzers.  15 runs on this
+# Debian 12 host; 17 and 18 in the Debian chroots of scripts/chroot.sh
 # (made on first use), on a copy of the source tree built and installed there.
 # BS_CHROOT_15=1 runs 15 in a Debian 12 chroot too, leaving the host alone.
 # Every line says its version ("pg17: ..."); a part that cannot run on a
@@ -97,6 +98,13 @@ if make -C "$BS_ROOT/test" -s run PG_CONFIG=$PG_BIN/pg_config >"$BS_ROOT/test/co
 	passed=$((passed + 1)); echo "ok     core unit tests"
 else
 	failed=$((failed + 1)); echo "FAILED core unit tests"; tail -20 "$BS_ROOT/test/core.out"
+fi
+
+bs_log "format test vectors: the C core and the Python reader against docs/vectors"
+if make -C "$BS_ROOT/test" -s vectors >"$BS_ROOT/test/vectors.out" 2>&1; then
+	passed=$((passed + 1)); echo "ok     format test vectors: $(tail -2 "$BS_ROOT/test/vectors.out" | paste -sd';' -)"
+else
+	failed=$((failed + 1)); echo "FAILED format test vectors"; tail -20 "$BS_ROOT/test/vectors.out"
 fi
 
 bs_log "exact-analysis accuracy tests (a few minutes)"
