@@ -1,4 +1,4 @@
--- Hashing depends on the value alone (README, "What hashes alike"): never on
+-- Hashing depends on the value alone (docs/values.md): never on
 -- how a value is stored, on a cache's memory addresses, on the client
 -- encoding or on OIDs.  Each block below failed before format version 2.
 SET client_min_messages = warning;

@@ -1,5 +1,5 @@
 /*
- * value_family.c — canonical bytes per value family (design.md decision 3).
+ * value_family.c — canonical bytes per value family (docs/design.md decision 3).
  *
  * Values that SQL considers equal must hash alike, and a value must hash the
  * same whatever the session, the client or server encoding, the OIDs of the
