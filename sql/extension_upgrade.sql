@@ -9,12 +9,15 @@ CREATE DATABASE bs_upgrade;
 \c bs_upgrade
 SET client_min_messages = warning;
 
+-- (PostgreSQL 17 and later also record a type's implicit array type as a
+-- member; it has no comment of its own, and comes and goes with its type.)
 CREATE VIEW members AS
 SELECT pg_describe_object(d.classid, d.objid, 0) AS object,
        (SELECT c.description FROM pg_description c
         WHERE c.objoid = d.objid AND c.classoid = d.classid AND c.objsubid = 0) AS comment
 FROM pg_depend d JOIN pg_extension e ON d.refobjid = e.oid
-WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e' AND e.extname = 'bloomsketch';
+WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e' AND e.extname = 'bloomsketch'
+  AND NOT (d.classid = 'pg_type'::regclass AND EXISTS (SELECT 1 FROM pg_type t WHERE t.typarray = d.objid));
 
 CREATE EXTENSION bloomsketch;
 CREATE TABLE fresh AS SELECT * FROM members;
@@ -27,8 +30,12 @@ CREATE TABLE stored_under_010 AS
 SELECT bloom_agg(i, 100) AS f, cms_agg(i) AS s, bloom_add(bloom_create(10), 'abc') AS t
 FROM generate_series(1, 100) i;
 -- a view that calls a 0.1.0 text overload stops the update with a list
+-- (the error's context, which PostgreSQL 18 extends with the script's
+-- statement, is left out)
 CREATE VIEW calls_text_overload AS SELECT t @> 'abc'::text AS found FROM stored_under_010;
+\set SHOW_CONTEXT never
 ALTER EXTENSION bloomsketch UPDATE;
+\set SHOW_CONTEXT errors
 DROP VIEW calls_text_overload;
 ALTER EXTENSION bloomsketch UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'bloomsketch';
