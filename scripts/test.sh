@@ -5,9 +5,10 @@
 #   scripts/test.sh 17 18        only those
 #
 # For each version: the pure C core's unit tests, the pg_regress suite against
-# a throwaway server, dump/restore, a concurrent soak and the fuzzers.  15 runs
-# on this Debian 12 host; 17 and 18 in the Debian chroots of scripts/chroot.sh
-# (made on first use), on a copy of the source tree built and installed there.
+# a throwaway server, dump/restore, a dump of 0.1.0 restored, a concurrent
+# soak and the fuzzers.  15 runs on this Debian 12 host; 17 and 18 in the
+# Debian chroots of scripts/chroot.sh (made on first use), on a copy of the
+# source tree built and installed there.
 # BS_CHROOT_15=1 runs 15 in a Debian 12 chroot too, leaving the host alone.
 # Every line says its version ("pg17: ..."); a part that cannot run on a
 # version is reported as skipped, never as passed.  Ends with "N passed,
@@ -139,6 +140,12 @@ if PG_BIN=$PG_BIN bash "$BS_ROOT/test/dump_restore.sh" >"$BS_ROOT/test/dump.out"
 	passed=$((passed + 1)); echo "ok     dump/restore and COPY round trips"
 else
 	failed=$((failed + 1)); echo "FAILED dump/restore and COPY round trips"; tail -20 "$BS_ROOT/test/dump.out"
+fi
+bs_log "a pg_dump of bloomsketch 0.1.0 restored into this version"
+if PG_BIN=$PG_BIN bash "$BS_ROOT/test/upgrade_dump.sh" >"$BS_ROOT/test/upgrade.out" 2>&1; then
+	passed=$((passed + 1)); echo "ok     pg_dump of 0.1.0 restored: $(grep -c '^ok ' "$BS_ROOT/test/upgrade.out") checks (test/upgrade.out)"
+else
+	failed=$((failed + 1)); echo "FAILED pg_dump of 0.1.0 restored"; grep -v '^ok ' "$BS_ROOT/test/upgrade.out" | head -30
 fi
 bs_log "no false negatives: every family, storage form, builder and prober (about 2 minutes)"
 if PG_BIN=$PG_BIN bash "$BS_ROOT/test/no_false_negatives.sh" >"$BS_ROOT/test/nfn.out" 2>&1; then
