@@ -6,9 +6,12 @@
 #
 # For each version: the pure C core's unit tests, the format test vectors
 # (C core and Python reader), the pg_regress suite against a throwaway
-# server, dump/restore, a concurrent soak and the fuzzers.  15 runs on this
-# Debian 12 host; 17 and 18 in the Debian chroots of scripts/chroot.sh
-# (made on first use), on a copy of the source tree built and installed there.
+# server, dump/restore, a dump of 0.1.0 restored, a concurrent soak, the
+# fuzzers, and the Debian package built, installed in place of the source
+# build, used and purged (the source build is then installed again).
+# 15 runs on this Debian 12 host; 17 and 18 in the Debian chroots of
+# scripts/chroot.sh (made on first use), on a copy of the source tree built
+# and installed there.
 # BS_CHROOT_15=1 runs 15 in a Debian 12 chroot too, leaving the host alone.
 # Every line says its version ("pg17: ..."); a part that cannot run on a
 # version is reported as skipped, never as passed.  Ends with "N passed,
@@ -87,6 +90,12 @@ if [ "${1:-}" != --here ]; then
 fi
 
 bs_install_packages
+# A package left installed by an interrupted run would own the files that
+# make install is about to overwrite, and take them along when purged.
+if dpkg-query -W -f '${db:Status-Status}' "postgresql-$BS_PG_MAJOR-bloomsketch" 2>/dev/null | grep -qx installed; then
+	bs_log "purging postgresql-$BS_PG_MAJOR-bloomsketch left installed by an earlier run"
+	dpkg --purge "postgresql-$BS_PG_MAJOR-bloomsketch" >/dev/null
+fi
 bs_build_install
 
 passed=0
@@ -148,6 +157,12 @@ if PG_BIN=$PG_BIN bash "$BS_ROOT/test/dump_restore.sh" >"$BS_ROOT/test/dump.out"
 else
 	failed=$((failed + 1)); echo "FAILED dump/restore and COPY round trips"; tail -20 "$BS_ROOT/test/dump.out"
 fi
+bs_log "a pg_dump of bloomsketch 0.1.0 restored into this version"
+if PG_BIN=$PG_BIN bash "$BS_ROOT/test/upgrade_dump.sh" >"$BS_ROOT/test/upgrade.out" 2>&1; then
+	passed=$((passed + 1)); echo "ok     pg_dump of 0.1.0 restored: $(grep -c '^ok ' "$BS_ROOT/test/upgrade.out") checks (test/upgrade.out)"
+else
+	failed=$((failed + 1)); echo "FAILED pg_dump of 0.1.0 restored"; grep -v '^ok ' "$BS_ROOT/test/upgrade.out" | head -30
+fi
 bs_log "no false negatives: every family, storage form, builder and prober (about 2 minutes)"
 if PG_BIN=$PG_BIN bash "$BS_ROOT/test/no_false_negatives.sh" >"$BS_ROOT/test/nfn.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     no false negatives: $(tail -1 "$BS_ROOT/test/nfn.out")"
@@ -173,5 +188,15 @@ fi
 while IFS= read -r line; do
 	skipped=$((skipped + 1)); echo "$line"
 done < <(grep -E '^skipped ' "$BS_ROOT/test/fuzz/logs/fuzz.out" || true)
+
+# Last, since it takes the source build away while its package is installed.
+bs_log "Debian package: dpkg-buildpackage, dpkg -i, CREATE EXTENSION, dpkg --purge (about a minute)"
+start=$SECONDS
+if bash "$BS_ROOT/test/debian_package.sh" >"$BS_ROOT/test/deb.out" 2>&1; then
+	passed=$((passed + 1)); echo "ok     Debian package: $(tail -1 "$BS_ROOT/test/deb.out") in $((SECONDS - start)) s (test/deb.out)"
+else
+	failed=$((failed + 1)); echo "FAILED Debian package"; grep -v '^ok ' "$BS_ROOT/test/deb.out" | tail -30
+fi
+bs_build_install
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -48,14 +48,7 @@ DBS=($DB $DB_LATIN1 $DB_EUCJP)
 # The script's literals are UTF-8; a check may override this (LATIN1).
 export PGCLIENTENCODING=UTF8
 
-work=$(mktemp -d)
-cleanup() {
-	rm -rf "$work"
-	for db in "${DBS[@]}"; do "$PG_BIN/dropdb" --if-exists "$db" >/dev/null 2>&1 || true; done
-}
-trap cleanup EXIT
-
-psql() { "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
+source "$(dirname "$0")/scratch_dbs.sh"
 
 passed=0
 failed=0
@@ -109,7 +102,6 @@ check() {
 
 # ===========================================================================
 # Setup
-for db in "${DBS[@]}"; do "$PG_BIN/dropdb" --if-exists "$db" >/dev/null 2>&1; done
 # Same C locale everywhere, so that only the encoding differs.
 psql -d postgres -c "CREATE DATABASE $DB TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" \
 	-c "CREATE DATABASE $DB_LATIN1 TEMPLATE template0 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C'" \
