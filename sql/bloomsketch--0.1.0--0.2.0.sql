@@ -163,3 +163,29 @@ BEGIN
 END
 $$;
 
+-- Over a type without a concrete overload (arrays, ranges, composites, jsonb,
+-- time, interval, inet...) the anyelement aggregates are used, and Citus
+-- would push them down too, to fail on every worker (see above).  Without a
+-- combine function Citus gathers their rows to the coordinator instead and
+-- aggregates them there, which gives the right filter.  The price: a single
+-- server no longer aggregates these types in parallel workers.  OR REPLACE
+-- keeps the aggregates' identity, so views that use them stay valid.
+DO $$
+DECLARE
+	args text;
+BEGIN
+	FOREACH args IN ARRAY ARRAY['capacity bigint', 'capacity bigint, fpr float8',
+		'capacity bigint, fpr float8, scheme text']
+	LOOP
+		EXECUTE format('CREATE OR REPLACE AGGREGATE bloom_agg(value anyelement, %s) ('
+			'SFUNC = bloom_agg_trans, STYPE = bloomfilter, SSPACE = 119960, '
+			'FINALFUNC = bloom_agg_final, PARALLEL = SAFE)', args);
+	END LOOP;
+	FOREACH args IN ARRAY ARRAY['', ', epsilon float8, delta float8', ', count bigint',
+		', count bigint, epsilon float8, delta float8']
+	LOOP
+		EXECUTE format('CREATE OR REPLACE AGGREGATE cms_agg(value anyelement%s) ('
+			'SFUNC = cms_agg_trans, STYPE = cmsketch, SSPACE = 304512, PARALLEL = SAFE)', args);
+	END LOOP;
+END
+$$;
