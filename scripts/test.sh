@@ -6,12 +6,12 @@
 #
 # For each version: the pure C core's unit tests, the format test vectors
 # (C core and Python reader), the pg_regress suite against a throwaway
-# server, dump/restore, a dump of 0.1.0 restored, a concurrent soak, the
-# fuzzers, and the Debian package built, installed in place of the source
-# build, used and purged (the source build is then installed again).
-# 15 runs on this Debian 12 host; 17 and 18 in the Debian chroots of
-# scripts/chroot.sh (made on first use), on a copy of the source tree built
-# and installed there.
+# server, dump/restore, a dump of 0.1.0 restored, a Citus cluster (15 and
+# 17; Citus 13.2 does not build for 18), a concurrent soak, the fuzzers, and
+# the Debian package built, installed in place of the source build, used and
+# purged (the source build is then installed again).  15 runs on this
+# Debian 12 host; 17 and 18 in the Debian chroots of scripts/chroot.sh (made
+# on first use), on a copy of the source tree built and installed there.
 # BS_CHROOT_15=1 runs 15 in a Debian 12 chroot too, leaving the host alone.
 # Every line says its version ("pg17: ..."); a part that cannot run on a
 # version is reported as skipped, never as passed.  Ends with "N passed,
@@ -34,6 +34,16 @@ if [ "${1:-}" != --here ]; then
 		esac
 	done
 	total_passed=0 total_failed=0 total_skipped=0 times=()
+	# test/citus.sh looks for the Citus source beside the repository, as
+	# ../shared/deps/ (or where BS_CITUS_TARBALL says); in a chroot that is
+	# /root/shared/deps/.  When there is none, the test fails in there.
+	copy_citus_source() {
+		local tarball=${BS_CITUS_TARBALL:-$BS_ROOT/../shared/deps/citus-13.2.2.tar.gz}
+		rm -rf "$1/root/shared/deps"
+		if [ -f "$tarball" ]; then
+			mkdir -p "$1/root/shared/deps" && cp "$tarball" "$1/root/shared/deps/citus-13.2.2.tar.gz"
+		fi
+	}
 	# Make the missing chroots in the background while the host's version
 	# runs (debootstrap mostly waits for the mirror); each is waited for
 	# before its version runs.
@@ -67,6 +77,7 @@ if [ "${1:-}" != --here ]; then
 						--exclude=./results --exclude=./test/fuzz/build --exclude=./test/fuzz/work \
 						--exclude=./test/fuzz/artifacts --exclude=./test/fuzz/logs -cf - . |
 					tar -C "$dir/root/bloomsketch" -xf - &&
+					copy_citus_source "$dir" &&
 					echo "==> running in the chroot $dir (logs under $dir/root/bloomsketch)" >&2 &&
 					bs_chroot_enter "$dir" env BS_PG_MAJOR="$v" BS_PG_PORT="$port" \
 						bash /root/bloomsketch/scripts/test.sh --here
@@ -168,6 +179,17 @@ if PG_BIN=$PG_BIN bash "$BS_ROOT/test/no_false_negatives.sh" >"$BS_ROOT/test/nfn
 	passed=$((passed + 1)); echo "ok     no false negatives: $(tail -1 "$BS_ROOT/test/nfn.out")"
 else
 	failed=$((failed + 1)); echo "FAILED no false negatives"; grep -A6 '^FAILED' "$BS_ROOT/test/nfn.out" | head -60
+fi
+# Citus 13.2 builds for PostgreSQL 15 to 17 only.
+if [ "$BS_PG_MAJOR" -ge 18 ]; then
+	skipped=$((skipped + 1)); echo "skipped Citus cluster (Citus 13.2 does not build for PostgreSQL $BS_PG_MAJOR)"
+else
+	bs_log "Citus cluster: build (cached), coordinator and two workers, distributed aggregates (about 2 minutes)"
+	if PG_BIN=$PG_BIN bash "$BS_ROOT/test/citus.sh" >"$BS_ROOT/test/citus.out" 2>&1; then
+		passed=$((passed + 1)); echo "ok     Citus cluster: $(tail -1 "$BS_ROOT/test/citus.out")"
+	else
+		failed=$((failed + 1)); echo "FAILED Citus cluster"; grep -A6 '^FAILED' "$BS_ROOT/test/citus.out" | head -60
+	fi
 fi
 bs_log "concurrent soak (10 s)"
 if PG_BIN=$PG_BIN bash "$BS_ROOT/bench/soak.sh" --quick >"$BS_ROOT/test/soak.out" 2>&1; then

@@ -86,7 +86,7 @@ agg_cache(FunctionCallInfo fcinfo)
 	if (cache == NULL)
 	{
 		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(AggCache));
-		value_kind_for_arg(&cache->kind, fcinfo, 1);
+		value_kind_for_agg_value(&cache->kind, fcinfo);
 		fcinfo->flinfo->fn_extra = cache;
 	}
 	return cache;

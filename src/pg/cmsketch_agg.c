@@ -68,7 +68,7 @@ agg_cache_create(FunctionCallInfo fcinfo)
 
 	cache->additive = PG_ARGISNULL(0);
 
-	value_kind_for_arg(&cache->kind, fcinfo, 1);
+	value_kind_for_agg_value(&cache->kind, fcinfo);
 	fcinfo->flinfo->fn_extra = cache;
 	return cache;
 }
