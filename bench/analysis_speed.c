@@ -27,7 +27,7 @@
  *		  analysis_speed -c [-v]	(the same, each sizing in a fresh process)
  * Exits 0 whatever the result; the table says PASS or MISS.
  *
- * -s: the sweep behind the README table "Sizing at extreme rates":
+ * -s: the sweep behind the table "Sizing at extreme rates" of bench/README.md:
  * bs_bloom_size_exact for 57 capacities from 1 to 10^9 (1 to 12, then
  * steps of 1.5x, then 10^9) at rates 1e-100, 1e-150, 1e-200, 1e-250 and
  * 1e-300, each sizing timed once per pass in thread CPU time (the core

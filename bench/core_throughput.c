@@ -76,7 +76,7 @@
  * queries pipelined the same way) with rings of 8, 16, 32 and 64 values;
  * the targets compare each scheme at its fastest ring.
  *
- * Output: markdown on stdout, to paste into README.md; progress on stderr.
+ * Output: markdown on stdout, to paste into bench/README.md; progress on stderr.
  * About 2 minutes (n = 10^8 dominates).
  * Usage: core_throughput [-w 8|32] [-n 6|7|8] [-s scheme]  (a subset, e.g. to
  * profile); CT_DEBUG=1 in the environment prints every run's figures.

@@ -5,8 +5,8 @@
  * unmaps it, eight times, once on 4 kB pages and once with the huge pages
  * the extension asks for (MADV_HUGEPAGE), and prints the times in ms.  A
  * parallel bloom_agg fills about fourteen such buffers where a serial one
- * fills two (README, "Speed under parallel query"), so this is what turns
- * into its tail.  On a bare machine the costs are steady; on a VM that hands
+ * fills two (bench/README.md, "Server: parallel query"), so this is what
+ * turns into its tail.  On a bare machine the costs are steady; on a VM that hands
  * freed memory back to its host (free page reporting) the first touch of a
  * block the host has taken back costs many times more.
  *

@@ -4,10 +4,14 @@
 #   scripts/test.sh              15, 17 and 18
 #   scripts/test.sh 17 18        only those
 #
-# For each version: the pure C core's unit tests, the pg_regress suite against
-# a throwaway server, dump/restore, a concurrent soak and the fuzzers.  15 runs
-# on this Debian 12 host; 17 and 18 in the Debian chroots of scripts/chroot.sh
-# (made on first use), on a copy of the source tree built and installed there.
+# For each version: the pure C core's unit tests, the format test vectors
+# (C core and Python reader), the pg_regress suite against a throwaway
+# server, dump/restore, a dump of 0.1.0 restored, a Citus cluster (15 and
+# 17; Citus 13.2 does not build for 18), a concurrent soak, the fuzzers, and
+# the Debian package built, installed in place of the source build, used and
+# purged (the source build is then installed again).  15 runs on this
+# Debian 12 host; 17 and 18 in the Debian chroots of scripts/chroot.sh (made
+# on first use), on a copy of the source tree built and installed there.
 # BS_CHROOT_15=1 runs 15 in a Debian 12 chroot too, leaving the host alone.
 # Every line says its version ("pg17: ..."); a part that cannot run on a
 # version is reported as skipped, never as passed.  Ends with "N passed,
@@ -30,6 +34,16 @@ if [ "${1:-}" != --here ]; then
 		esac
 	done
 	total_passed=0 total_failed=0 total_skipped=0 times=()
+	# test/citus.sh looks for the Citus source beside the repository, as
+	# ../shared/deps/ (or where BS_CITUS_TARBALL says); in a chroot that is
+	# /root/shared/deps/.  When there is none, the test fails in there.
+	copy_citus_source() {
+		local tarball=${BS_CITUS_TARBALL:-$BS_ROOT/../shared/deps/citus-13.2.2.tar.gz}
+		rm -rf "$1/root/shared/deps"
+		if [ -f "$tarball" ]; then
+			mkdir -p "$1/root/shared/deps" && cp "$tarball" "$1/root/shared/deps/citus-13.2.2.tar.gz"
+		fi
+	}
 	# Make the missing chroots in the background while the host's version
 	# runs (debootstrap mostly waits for the mirror); each is waited for
 	# before its version runs.
@@ -63,6 +77,7 @@ if [ "${1:-}" != --here ]; then
 						--exclude=./results --exclude=./test/fuzz/build --exclude=./test/fuzz/work \
 						--exclude=./test/fuzz/artifacts --exclude=./test/fuzz/logs -cf - . |
 					tar -C "$dir/root/bloomsketch" -xf - &&
+					copy_citus_source "$dir" &&
 					echo "==> running in the chroot $dir (logs under $dir/root/bloomsketch)" >&2 &&
 					bs_chroot_enter "$dir" env BS_PG_MAJOR="$v" BS_PG_PORT="$port" \
 						bash /root/bloomsketch/scripts/test.sh --here
@@ -86,6 +101,12 @@ if [ "${1:-}" != --here ]; then
 fi
 
 bs_install_packages
+# A package left installed by an interrupted run would own the files that
+# make install is about to overwrite, and take them along when purged.
+if dpkg-query -W -f '${db:Status-Status}' "postgresql-$BS_PG_MAJOR-bloomsketch" 2>/dev/null | grep -qx installed; then
+	bs_log "purging postgresql-$BS_PG_MAJOR-bloomsketch left installed by an earlier run"
+	dpkg --purge "postgresql-$BS_PG_MAJOR-bloomsketch" >/dev/null
+fi
 bs_build_install
 
 passed=0
@@ -97,6 +118,13 @@ if make -C "$BS_ROOT/test" -s run PG_CONFIG=$PG_BIN/pg_config >"$BS_ROOT/test/co
 	passed=$((passed + 1)); echo "ok     core unit tests"
 else
 	failed=$((failed + 1)); echo "FAILED core unit tests"; tail -20 "$BS_ROOT/test/core.out"
+fi
+
+bs_log "format test vectors: the C core and the Python reader against docs/vectors"
+if make -C "$BS_ROOT/test" -s vectors >"$BS_ROOT/test/vectors.out" 2>&1; then
+	passed=$((passed + 1)); echo "ok     format test vectors: $(tail -2 "$BS_ROOT/test/vectors.out" | paste -sd';' -)"
+else
+	failed=$((failed + 1)); echo "FAILED format test vectors"; tail -20 "$BS_ROOT/test/vectors.out"
 fi
 
 bs_log "exact-analysis accuracy tests (a few minutes)"
@@ -140,11 +168,28 @@ if PG_BIN=$PG_BIN bash "$BS_ROOT/test/dump_restore.sh" >"$BS_ROOT/test/dump.out"
 else
 	failed=$((failed + 1)); echo "FAILED dump/restore and COPY round trips"; tail -20 "$BS_ROOT/test/dump.out"
 fi
+bs_log "a pg_dump of bloomsketch 0.1.0 restored into this version"
+if PG_BIN=$PG_BIN bash "$BS_ROOT/test/upgrade_dump.sh" >"$BS_ROOT/test/upgrade.out" 2>&1; then
+	passed=$((passed + 1)); echo "ok     pg_dump of 0.1.0 restored: $(grep -c '^ok ' "$BS_ROOT/test/upgrade.out") checks (test/upgrade.out)"
+else
+	failed=$((failed + 1)); echo "FAILED pg_dump of 0.1.0 restored"; grep -v '^ok ' "$BS_ROOT/test/upgrade.out" | head -30
+fi
 bs_log "no false negatives: every family, storage form, builder and prober (about 2 minutes)"
 if PG_BIN=$PG_BIN bash "$BS_ROOT/test/no_false_negatives.sh" >"$BS_ROOT/test/nfn.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     no false negatives: $(tail -1 "$BS_ROOT/test/nfn.out")"
 else
 	failed=$((failed + 1)); echo "FAILED no false negatives"; grep -A6 '^FAILED' "$BS_ROOT/test/nfn.out" | head -60
+fi
+# Citus 13.2 builds for PostgreSQL 15 to 17 only.
+if [ "$BS_PG_MAJOR" -ge 18 ]; then
+	skipped=$((skipped + 1)); echo "skipped Citus cluster (Citus 13.2 does not build for PostgreSQL $BS_PG_MAJOR)"
+else
+	bs_log "Citus cluster: build (cached), coordinator and two workers, distributed aggregates (about 2 minutes)"
+	if PG_BIN=$PG_BIN bash "$BS_ROOT/test/citus.sh" >"$BS_ROOT/test/citus.out" 2>&1; then
+		passed=$((passed + 1)); echo "ok     Citus cluster: $(tail -1 "$BS_ROOT/test/citus.out")"
+	else
+		failed=$((failed + 1)); echo "FAILED Citus cluster"; grep -A6 '^FAILED' "$BS_ROOT/test/citus.out" | head -60
+	fi
 fi
 bs_log "concurrent soak (10 s)"
 if PG_BIN=$PG_BIN bash "$BS_ROOT/bench/soak.sh" --quick >"$BS_ROOT/test/soak.out" 2>&1; then
@@ -165,5 +210,15 @@ fi
 while IFS= read -r line; do
 	skipped=$((skipped + 1)); echo "$line"
 done < <(grep -E '^skipped ' "$BS_ROOT/test/fuzz/logs/fuzz.out" || true)
+
+# Last, since it takes the source build away while its package is installed.
+bs_log "Debian package: dpkg-buildpackage, dpkg -i, CREATE EXTENSION, dpkg --purge (about a minute)"
+start=$SECONDS
+if bash "$BS_ROOT/test/debian_package.sh" >"$BS_ROOT/test/deb.out" 2>&1; then
+	passed=$((passed + 1)); echo "ok     Debian package: $(tail -1 "$BS_ROOT/test/deb.out") in $((SECONDS - start)) s (test/deb.out)"
+else
+	failed=$((failed + 1)); echo "FAILED Debian package"; grep -v '^ok ' "$BS_ROOT/test/deb.out" | tail -30
+fi
+bs_build_install
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -230,10 +230,14 @@ RESET ALL;
 
 -- Every aggregate declares the size of a typical state for the planner's
 -- hash-aggregation memory estimates, and it is the size of the real thing.
+-- (bloom_agg and cms_agg have one overload per arity for anyelement and for
+-- each of 17 column types.)
 SELECT p.proname, a.aggtransspace,
-	a.aggtransspace = CASE WHEN p.proname LIKE 'bloom%' THEN (bloom_info(bloom_create(100000))).bytes
-	                       ELSE (cms_info(cms_create())).bytes END AS matches_typical_state
+	bool_and(a.aggtransspace = CASE WHEN p.proname LIKE 'bloom%' THEN (bloom_info(bloom_create(100000))).bytes
+	                       ELSE (cms_info(cms_create())).bytes END) AS matches_typical_state,
+	count(*) AS overloads
 FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid
 JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomsketch'
-ORDER BY p.proname, p.pronargs;
+GROUP BY p.proname, a.aggtransspace
+ORDER BY p.proname;

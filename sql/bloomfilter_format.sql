@@ -2,7 +2,7 @@
 -- filters written in format version 1 (text form, one per line) when the
 -- format was introduced.  Reading them must give the identical text back and
 -- the same answers.  A later format version must keep this test passing
--- (README.md, "Format versions").
+-- (docs/format.md, "Format versions").
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS bloomsketch;
 RESET client_min_messages;
@@ -34,7 +34,7 @@ FROM fmt_v1 WHERE what LIKE 'integer%';
 
 -- test/bloomfilter_v2.tsv holds filters written in format version 2 when it
 -- was introduced: text as UTF-8 and family other through canonical forms
--- (README, "Value families").  The same text comes back and the same values
+-- (docs/values.md).  The same text comes back and the same values
 -- are found.
 CREATE TABLE fmt_v2 (what text, f bloomfilter);
 \copy fmt_v2 FROM 'test/bloomfilter_v2.tsv'

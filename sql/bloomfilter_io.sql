@@ -39,7 +39,7 @@ FROM (VALUES
 ) AS v(family, f)
 ORDER BY family;
 
--- The serialized header, byte by byte (README.md documents this layout).
+-- The serialized header, byte by byte (docs/format.md documents this layout).
 SELECT encode(substring(bloom_add(bloom_create(10, 0.05, 7), 1)::bytea FROM 1 FOR 36), 'hex') AS header;
 
 -- Binary COPY out and back in gives the identical bytes.

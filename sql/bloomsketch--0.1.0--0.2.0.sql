@@ -102,3 +102,90 @@ CREATE FUNCTION cms_estimate(sketch cmsketch, value bloomsketch_literal) RETURNS
 	AS 'MODULE_PATHNAME', 'cms_estimate' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION cms_estimate(cmsketch, bloomsketch_literal) IS
 	'estimated count of the untyped literal, as text: never below the true count';
+
+-- Concrete-typed overloads of bloom_agg and cms_agg, so that Citus pushes
+-- them down to its workers.  Its worker-side wrapper accepts an aggregate
+-- only when the declared argument types equal the actual ones (anyelement
+-- never does), and calls the transition function without fn_expr, so the
+-- transition function must learn the value's type from its own declaration:
+-- each overload gets its own transition function over the same C symbol.
+-- The types are the usual column types, plus name and "char", which cast
+-- implicitly to text ("char" would otherwise be ambiguous between text and
+-- anyelement, name would be cast).  Values of other types still reach the
+-- anyelement aggregates; a citext value reaches the text overload through
+-- its implicit cast, which the C code refuses as anyelement refuses citext.
+DO $$
+DECLARE
+	value_type text;
+	args text;
+	arg_names text;
+	described text;
+BEGIN
+	FOREACH value_type IN ARRAY ARRAY['smallint', 'integer', 'bigint', 'numeric', 'real',
+		'double precision', 'text', 'varchar', 'bpchar', 'name', '"char"', 'bytea', 'uuid', 'date',
+		'timestamp', 'timestamptz', 'boolean']
+	LOOP
+		FOREACH args IN ARRAY ARRAY['capacity bigint', 'capacity bigint, fpr float8',
+			'capacity bigint, fpr float8, scheme text']
+		LOOP
+			arg_names := regexp_replace(args, ' [a-z0-9]+(,|$)', '\1', 'g');
+			EXECUTE format('CREATE FUNCTION bloom_agg_trans(state bloomfilter, value %s, %s) '
+				'RETURNS bloomfilter AS %L, %L LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5',
+				value_type, args, 'MODULE_PATHNAME', 'bloom_agg_trans');
+			EXECUTE format('COMMENT ON FUNCTION bloom_agg_trans(bloomfilter, %s, %s) IS %L',
+				value_type, args, format('transition function of bloom_agg(%s, %s): adds value to the state in place',
+					value_type, arg_names));
+			EXECUTE format('CREATE AGGREGATE bloom_agg(value %s, %s) (SFUNC = bloom_agg_trans, '
+				'STYPE = bloomfilter, SSPACE = 119960, FINALFUNC = bloom_agg_final, '
+				'COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE)', value_type, args);
+			EXECUTE format('COMMENT ON AGGREGATE bloom_agg(%s, %s) IS %L', value_type, args,
+				format('a bloomfilter of the non-NULL %s values (as bloom_agg(anyelement, %s)), '
+					'typed so that Citus can push it down', value_type, arg_names));
+		END LOOP;
+		FOREACH args IN ARRAY ARRAY['', ', epsilon float8, delta float8', ', count bigint',
+			', count bigint, epsilon float8, delta float8']
+		LOOP
+			arg_names := regexp_replace(args, ' [a-z0-9]+(,|$)', '\1', 'g');
+			EXECUTE format('CREATE FUNCTION cms_agg_trans(state cmsketch, value %s%s) '
+				'RETURNS cmsketch AS %L, %L LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5',
+				value_type, args, 'MODULE_PATHNAME', 'cms_agg_trans');
+			EXECUTE format('COMMENT ON FUNCTION cms_agg_trans(cmsketch, %s%s) IS %L',
+				value_type, args, format('transition function of cms_agg(%s%s): adds the value to the state in place',
+					value_type, arg_names));
+			EXECUTE format('CREATE AGGREGATE cms_agg(value %s%s) (SFUNC = cms_agg_trans, '
+				'STYPE = cmsketch, SSPACE = 304512, COMBINEFUNC = cms_merge_trans, '
+				'PARALLEL = SAFE)', value_type, args);
+			EXECUTE format('COMMENT ON AGGREGATE cms_agg(%s%s) IS %L', value_type, args,
+				format('a cmsketch of the non-NULL %s values (as cms_agg(anyelement%s)), '
+					'typed so that Citus can push it down', value_type, arg_names));
+		END LOOP;
+	END LOOP;
+END
+$$;
+
+-- Over a type without a concrete overload (arrays, ranges, composites, jsonb,
+-- time, interval, inet...) the anyelement aggregates are used, and Citus
+-- would push them down too, to fail on every worker (see above).  Without a
+-- combine function Citus gathers their rows to the coordinator instead and
+-- aggregates them there, which gives the right filter.  The price: a single
+-- server no longer aggregates these types in parallel workers.  OR REPLACE
+-- keeps the aggregates' identity, so views that use them stay valid.
+DO $$
+DECLARE
+	args text;
+BEGIN
+	FOREACH args IN ARRAY ARRAY['capacity bigint', 'capacity bigint, fpr float8',
+		'capacity bigint, fpr float8, scheme text']
+	LOOP
+		EXECUTE format('CREATE OR REPLACE AGGREGATE bloom_agg(value anyelement, %s) ('
+			'SFUNC = bloom_agg_trans, STYPE = bloomfilter, SSPACE = 119960, '
+			'FINALFUNC = bloom_agg_final, PARALLEL = SAFE)', args);
+	END LOOP;
+	FOREACH args IN ARRAY ARRAY['', ', epsilon float8, delta float8', ', count bigint',
+		', count bigint, epsilon float8, delta float8']
+	LOOP
+		EXECUTE format('CREATE OR REPLACE AGGREGATE cms_agg(value anyelement%s) ('
+			'SFUNC = cms_agg_trans, STYPE = cmsketch, SSPACE = 304512, PARALLEL = SAFE)', args);
+	END LOOP;
+END
+$$;

@@ -1,4 +1,4 @@
--- Stored count-min sketches stay readable (README.md, "Format versions"):
+-- Stored count-min sketches stay readable (docs/format.md, "Format versions"):
 -- test/cmsketch_v1.tsv holds sketches written in cmsketch format version 1,
 -- one per line, in text form, with what they answered when they were
 -- written: the md5 of their serialized bytes (::bytea), their cms_info fields

@@ -134,7 +134,7 @@ CREATE FUNCTION le_bytes(v numeric, n integer) RETURNS bytea LANGUAGE sql IMMUTA
 	FROM generate_series(0, n - 1) i
 $$;
 -- A bloomfilter header: version 1, scheme double, family none, k = 7, m bits,
--- seed 0, items 0 (README.md, "Storage format"), then `payload` zero bytes.
+-- seed 0, items 0 (docs/format.md, "Bloom filter layout"), then `payload` zero bytes.
 CREATE FUNCTION bloom_header(m numeric, payload integer) RETURNS bytea LANGUAGE sql IMMUTABLE AS $$
 	SELECT '\x01010000'::bytea || le_bytes(7, 2) || le_bytes(0, 2) || le_bytes(0, 4) || le_bytes(m, 8)
 		|| le_bytes(0, 8) || le_bytes(0, 8) || decode(repeat('00', payload), 'hex')

@@ -15,16 +15,7 @@
 set -euo pipefail
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/${BS_PG_MAJOR:-15}/bin}
 DBS=(bs_dump_src bs_dump_custom bs_dump_dir bs_dump_plain)
-work=$(mktemp -d)
-cleanup() {
-	rm -rf "$work"
-	for db in "${DBS[@]}"; do "$PG_BIN/dropdb" --if-exists "$db" >/dev/null 2>&1 || true; done
-}
-trap cleanup EXIT
-
-psql() { "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
-
-for db in "${DBS[@]}"; do "$PG_BIN/dropdb" --if-exists "$db" >/dev/null 2>&1; done
+source "$(dirname "$0")/scratch_dbs.sh"
 "$PG_BIN/createdb" bs_dump_src
 psql -d bs_dump_src <<'SQL'
 CREATE EXTENSION bloomsketch;

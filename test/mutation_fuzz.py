@@ -41,7 +41,7 @@ SCHEMES = ["unknown", "double", "double_square", "double_cube", "partition",
            "independent", "blocked"]
 PRIMES = [2, 3, 5, 61, 67, 97, 101, 127, 131, 509, 1021, 4093, 65521,
           2147483647, 4294967291, 5999999989, 6000000007]
-# SQLSTATEs an input may end in (README "Validation"), and what the checks on
+# SQLSTATEs an input may end in (docs/format.md, "Validation"), and what the checks on
 # an accepted value may report (mutation_fuzz.sql).
 ALLOWED = {"00000", "22P02", "22P03", "22023", "54000"}
 ALLOWED_POST = {"ok", "ok-known"}

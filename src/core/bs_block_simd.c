@@ -11,8 +11,9 @@
  * same.
  *
  * About 25 instructions fewer per value, which shows where many values are
- * in flight (the batch calls and bloom_agg's ring; README.md, "The core
- * against the hardware's floor"); a lone value mostly waits for its line.
+ * in flight (the batch calls and bloom_agg's ring; bench/README.md, "Core:
+ * throughput against the hardware's floor"); a lone value mostly waits for
+ * its line.
  * Compiled for AVX-512F alone, chosen at run time: probes use it only where
  * the processor has it (bs_block_simd_usable).
  */

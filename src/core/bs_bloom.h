@@ -5,7 +5,7 @@
  * varlena: a 4-byte length word owned by the SQL layer, a 36-byte header and
  * the bit array as 64-bit words (bit i lives in word i / 64 at position
  * i % 64).  The serialized form (text, binary, bytea) is the same 36-byte
- * header and bit array in little-endian byte order; README.md documents it.
+ * header and bit array in little-endian byte order; docs/format.md specifies it.
  */
 #ifndef BS_BLOOM_H
 #define BS_BLOOM_H

@@ -1,7 +1,7 @@
 /*
  * bloomfilter_agg.c — bloom_agg: the transition and final functions.
  *
- * The state is the bloomfilter itself (design.md decision 1): allocated in
+ * The state is the bloomfilter itself (docs/design.md decision 1): allocated in
  * the aggregate's memory context on the first non-NULL value, then updated in
  * place, so a row costs one hash and k bit sets, never a copy of the filter.
  * The combine function is bloom_union_trans (bloomfilter_setops.c), which ORs
@@ -86,7 +86,7 @@ agg_cache(FunctionCallInfo fcinfo)
 	if (cache == NULL)
 	{
 		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(AggCache));
-		value_kind_for_arg(&cache->kind, fcinfo, 1);
+		value_kind_for_agg_value(&cache->kind, fcinfo);
 		fcinfo->flinfo->fn_extra = cache;
 	}
 	return cache;

@@ -109,6 +109,14 @@ void		value_kind_init(ValueKind *kind, Oid typid, Oid collation, MemoryContext c
 /* The kind of a function's argument argnum, in the function's memory context. */
 void		value_kind_for_arg(ValueKind *kind, FunctionCallInfo fcinfo, int argnum);
 
+/*
+ * The kind of an aggregate transition function's value argument (argument
+ * 1).  Through a concrete overload (bloom_agg(text, ...)) the value may have
+ * arrived by an implicit cast (citext, name and "char" to text): refused
+ * unless the cast values hash as the uncast ones.
+ */
+void		value_kind_for_agg_value(ValueKind *kind, FunctionCallInfo fcinfo);
+
 /* The family signature behind a kind's type tag, e.g. "array(integer)". */
 char	   *value_kind_signature(const ValueKind *kind);
 

@@ -12,7 +12,7 @@
 
 #define DatumGetCmsP(d) ((bs_cms *) DatumGetPointer(d))
 
-/* The fixed seed and error bounds of aggregate-built sketches (design.md decision 2). */
+/* The fixed seed and error bounds of aggregate-built sketches (docs/design.md decision 2). */
 #define CMS_AGG_SEED 0
 #define CMS_DEFAULT_EPSILON 0.001
 #define CMS_DEFAULT_DELTA 0.001

@@ -2,7 +2,7 @@
  * cmsketch_agg.c — cms_agg's transition function and the in-place merge
  * that is cms_agg's combine function and cms_merge_agg's transition.
  *
- * The state is the cmsketch itself (design.md decision 1): built on the
+ * The state is the cmsketch itself (docs/design.md decision 1): built on the
  * first non-NULL value, then updated in place, so a row costs one hash per
  * copy and d counter increments, never a copy of the sketch.  Merging is a
  * counter-wise sum, which is order-independent, so partial aggregation
@@ -68,7 +68,7 @@ agg_cache_create(FunctionCallInfo fcinfo)
 
 	cache->additive = PG_ARGISNULL(0);
 
-	value_kind_for_arg(&cache->kind, fcinfo, 1);
+	value_kind_for_agg_value(&cache->kind, fcinfo);
 	fcinfo->flinfo->fn_extra = cache;
 	return cache;
 }

@@ -1,5 +1,5 @@
 /*
- * value_family.c — canonical bytes per value family (design.md decision 3).
+ * value_family.c — canonical bytes per value family (docs/design.md decision 3).
  *
  * Values that SQL considers equal must hash alike, and a value must hash the
  * same whatever the session, the client or server encoding, the OIDs of the
@@ -38,6 +38,7 @@
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "mb/pg_wchar.h"
+#include "nodes/nodeFuncs.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/inet.h"
@@ -227,11 +228,78 @@ value_kind_init(ValueKind *kind, Oid typid, Oid collation, MemoryContext context
 						  "text");
 }
 
+/*
+ * The type of a function's argument: the one the call site describes
+ * (fn_expr), or else the function's declared type when that is not
+ * polymorphic.  Whoever calls through a bare FmgrInfo (Citus's worker-side
+ * aggregate wrapper does) leaves fn_expr unset; the concrete overloads of
+ * bloom_agg and cms_agg still know their type from their declaration.
+ */
+static Oid
+arg_type(FmgrInfo *flinfo, int argnum)
+{
+	Oid			typid = get_fn_expr_argtype(flinfo, argnum);
+	Oid		   *argtypes;
+	int			nargs;
+
+	if (OidIsValid(typid))
+		return typid;
+	get_func_signature(flinfo->fn_oid, &argtypes, &nargs);
+	if (argnum < nargs && !IsPolymorphicType(argtypes[argnum]))
+		typid = argtypes[argnum];
+	pfree(argtypes);
+	return typid;
+}
+
 void
 value_kind_for_arg(ValueKind *kind, FunctionCallInfo fcinfo, int argnum)
 {
-	value_kind_init(kind, get_fn_expr_argtype(fcinfo->flinfo, argnum),
+	value_kind_init(kind, arg_type(fcinfo->flinfo, argnum),
 					PG_GET_COLLATION(), fcinfo->flinfo->fn_mcxt);
+}
+
+/* Whether values of kind source, once cast to kind target, hash as they did. */
+static bool
+cast_keeps_hash(const ValueKind *source, const ValueKind *target)
+{
+	if (source->family != target->family)
+		return false;
+	if (source->family == BS_FAMILY_OTHER)
+		return value_kind_tag(source) == value_kind_tag(target);
+	/* "char" hashes as its escaped output, its cast to text as the raw byte */
+	return source->is_char == target->is_char;
+}
+
+void
+value_kind_for_agg_value(ValueKind *kind, FunctionCallInfo fcinfo)
+{
+	Aggref	   *aggref;
+	Node	   *expr;
+	Oid			source;
+	ValueKind	uncast;
+
+	value_kind_for_arg(kind, fcinfo, 1);
+	/* without a described call there is no argument expression to look at */
+	if (fcinfo->flinfo->fn_expr == NULL || (aggref = AggGetAggref(fcinfo)) == NULL ||
+		aggref->args == NIL)
+		return;
+	expr = (Node *) linitial_node(TargetEntry, aggref->args)->expr;
+	if (exprType(expr) != kind->typid)
+		return;
+	source = exprType(strip_implicit_coercions(expr));
+	if (getBaseType(source) == getBaseType(kind->typid))
+		return;
+	/* refuses the types that anyelement refuses (citext, enums) */
+	value_kind_init(&uncast, source, PG_GET_COLLATION(), CurrentMemoryContext);
+	if (!cast_keeps_hash(&uncast, kind))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("bloomsketch cannot hash values of type %s through their implicit cast to %s",
+						format_type_be(source), format_type_be(kind->typid)),
+				 errdetail("The cast values would not hash as values of type %s do, so probing with them would miss.",
+						   format_type_be(source)),
+				 errhint("Cast the values explicitly, for example value::%s, and probe with values of that type.",
+						 format_type_be(kind->typid))));
 }
 
 char *

@@ -1,0 +1,168 @@
+-- The server against the test vectors of docs/vectors/ (docs/format.md
+-- specifies them; test/test_vectors.c checks the C core and
+-- test/format_reader/ an independent Python reader against the same files).
+-- Here each value is built from its SQL expression, so what is checked is
+-- the server's canonical bytes and family tags: a value must set exactly
+-- the bits its canonical bytes (given as bytea) set, carry the family token
+-- of the vector, and land on the vector's positions; whole filters and
+-- sketches built from the expressions must have the vectors' bytes and text.
+
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS bloomsketch;
+CREATE TEMP TABLE fv_values (id text, sql text, type text, value text, family text, canonical text);
+CREATE TEMP TABLE fv_positions (id text, scheme text, m bigint, k int, seed bigint, positions text);
+CREATE TEMP TABLE fv_filters (name text, scheme text, m bigint, k int, seed bigint, ids text,
+	bytes text, text text);
+CREATE TEMP TABLE fv_columns (id text, w int, d int, copies int, seed bigint, columns text);
+CREATE TEMP TABLE fv_sketches (name text, w int, d int, copies int, seed bigint, adds text,
+	bytes text, text text);
+\copy fv_values FROM 'docs/vectors/values.tsv' (FORMAT csv, DELIMITER E'\t', HEADER true, QUOTE E'\x01', FORCE_NOT_NULL (canonical))
+\copy fv_positions FROM 'docs/vectors/bloom_positions.tsv' (FORMAT csv, DELIMITER E'\t', HEADER true, QUOTE E'\x01')
+\copy fv_filters FROM 'docs/vectors/bloom_filters.tsv' (FORMAT csv, DELIMITER E'\t', HEADER true, QUOTE E'\x01')
+\copy fv_columns FROM 'docs/vectors/cms_columns.tsv' (FORMAT csv, DELIMITER E'\t', HEADER true, QUOTE E'\x01')
+\copy fv_sketches FROM 'docs/vectors/cms_sketches.tsv' (FORMAT csv, DELIMITER E'\t', HEADER true, QUOTE E'\x01')
+
+-- base64 of n zero bytes, on one line
+CREATE FUNCTION pg_temp.zeros64(n bigint) RETURNS text LANGUAGE sql AS $$
+	SELECT translate(encode(decode(repeat('00', n::int), 'hex'), 'base64'), E'\n', '')
+$$;
+CREATE FUNCTION pg_temp.empty_filter(scheme text, m bigint, k int, seed bigint)
+RETURNS bloomfilter LANGUAGE sql AS $$
+	SELECT format('bloom:v2:%s:none:k=%s:m=%s:seed=%s:items=0:%s', scheme, k, m, seed,
+				  pg_temp.zeros64(8 * ((m + 63) / 64)))::bloomfilter
+$$;
+CREATE FUNCTION pg_temp.empty_sketch(w int, d int, copies int, seed bigint)
+RETURNS cmsketch LANGUAGE sql AS $$
+	SELECT format('cms:v2:none:w=%s:d=%s:copies=%s:seed=%s:total=0:%s', w, d, copies, seed,
+				  pg_temp.zeros64(8::bigint * w * d * copies))::cmsketch
+$$;
+-- the positions of the set bits of a filter, in order
+CREATE FUNCTION pg_temp.set_bits(f bloomfilter) RETURNS bigint[] LANGUAGE plpgsql AS $$
+DECLARE
+	b bytea := f::bytea;
+	out bigint[] := '{}';
+	byte int;
+BEGIN
+	FOR i IN 36 .. length(b) - 1 LOOP
+		byte := get_byte(b, i);
+		CONTINUE WHEN byte = 0;
+		FOR bit IN 0 .. 7 LOOP
+			IF byte & (1 << bit) <> 0 THEN
+				out := out || (8::bigint * (i - 36) + bit);
+			END IF;
+		END LOOP;
+	END LOOP;
+	RETURN out;
+END
+$$;
+CREATE FUNCTION pg_temp.add_sql(f bloomfilter, expression text) RETURNS bloomfilter
+LANGUAGE plpgsql AS $$
+DECLARE
+	result bloomfilter;
+BEGIN
+	EXECUTE format('SELECT bloom_add($1, %s)', expression) INTO result USING f;
+	RETURN result;
+END
+$$;
+CREATE FUNCTION pg_temp.cms_add_sql(s cmsketch, expression text, n bigint) RETURNS cmsketch
+LANGUAGE plpgsql AS $$
+DECLARE
+	result cmsketch;
+BEGIN
+	EXECUTE format('SELECT cms_add($1, %s, $2)', expression) INTO result USING s, n;
+	RETURN result;
+END
+$$;
+CREATE FUNCTION pg_temp.sorted_unique(list text) RETURNS bigint[] LANGUAGE sql AS $$
+	SELECT array_agg(DISTINCT p ORDER BY p) FROM unnest(string_to_array(list, ',')::bigint[]) p
+$$;
+
+-- canonical bytes and family tokens: the value and its canonical bytes as
+-- bytea set the same bits of a 1009-bit filter with k = 7
+WITH probe AS (
+	SELECT v.id, v.family,
+		   pg_temp.add_sql(pg_temp.empty_filter('double', 1009, 7, 0), v.sql) AS by_value,
+		   bloom_add(pg_temp.empty_filter('double', 1009, 7, 0), decode(v.canonical, 'hex')) AS by_bytes
+	FROM fv_values v)
+SELECT id,
+	   split_part(by_value::text, ':', 4) AS family, family AS expected_family,
+	   pg_temp.set_bits(by_value) = pg_temp.set_bits(by_bytes) AS same_bits
+FROM probe
+WHERE split_part(by_value::text, ':', 4) <> family
+   OR pg_temp.set_bits(by_value) <> pg_temp.set_bits(by_bytes);
+SELECT count(*) AS canonical_forms_checked FROM fv_values;
+
+-- positions of every value under every scheme the server can hold
+SELECT p.id, p.scheme, p.m, p.k, p.seed
+FROM fv_positions p JOIN fv_values v USING (id)
+WHERE p.m <= 65536
+  AND pg_temp.set_bits(pg_temp.add_sql(pg_temp.empty_filter(p.scheme, p.m, p.k, p.seed), v.sql))
+	  <> pg_temp.sorted_unique(p.positions);
+SELECT count(*) AS position_lists_checked FROM fv_positions WHERE m <= 65536;
+
+-- whole filters: bytes and text
+CREATE FUNCTION pg_temp.build_filter(r fv_filters) RETURNS bloomfilter LANGUAGE plpgsql AS $$
+DECLARE
+	f bloomfilter := pg_temp.empty_filter(r.scheme, r.m, r.k, r.seed);
+	one text;
+BEGIN
+	FOREACH one IN ARRAY string_to_array(r.ids, ',') LOOP
+		f := pg_temp.add_sql(f, (SELECT sql FROM fv_values WHERE id = one));
+	END LOOP;
+	RETURN f;
+END
+$$;
+SELECT r.name,
+	   encode(pg_temp.build_filter(r)::bytea, 'hex') = r.bytes AS same_bytes,
+	   pg_temp.build_filter(r)::text = r.text AS same_text,
+	   decode(r.bytes, 'hex')::bloomfilter = r.text::bloomfilter AS forms_agree
+FROM fv_filters r ORDER BY r.name;
+
+-- count-min sketch columns: one occurrence of a value adds 1 at index
+-- (c d + j) w + column of each copy c and row j, and nothing elsewhere
+CREATE FUNCTION pg_temp.columns_ok(r fv_columns) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+	s bytea := pg_temp.cms_add_sql(pg_temp.empty_sketch(r.w, r.d, r.copies, r.seed),
+								   (SELECT sql FROM fv_values WHERE id = r.id), 1)::bytea;
+	columns int[] := string_to_array(r.columns, ',')::int[];
+	total bigint := 0;
+BEGIN
+	FOR row_index IN 0 .. r.d * r.copies - 1 LOOP
+		IF get_byte(s, 32 + 8 * (row_index * r.w + columns[row_index + 1])) <> 1 THEN
+			RETURN false;
+		END IF;
+	END LOOP;
+	FOR i IN 32 .. length(s) - 1 LOOP
+		total := total + get_byte(s, i);
+	END LOOP;
+	RETURN total = r.d * r.copies;
+END
+$$;
+SELECT id, w, d, copies, seed FROM fv_columns r WHERE NOT pg_temp.columns_ok(r);
+SELECT count(*) AS column_lists_checked FROM fv_columns;
+
+-- whole sketches
+CREATE FUNCTION pg_temp.build_sketch(r fv_sketches) RETURNS cmsketch LANGUAGE plpgsql AS $$
+DECLARE
+	s cmsketch := pg_temp.empty_sketch(r.w, r.d, r.copies, r.seed);
+	one text;
+BEGIN
+	FOREACH one IN ARRAY string_to_array(r.adds, ',') LOOP
+		s := pg_temp.cms_add_sql(s, (SELECT sql FROM fv_values WHERE id = split_part(one, '*', 1)),
+								 split_part(one, '*', 2)::bigint);
+	END LOOP;
+	RETURN s;
+END
+$$;
+SELECT r.name,
+	   encode(pg_temp.build_sketch(r)::bytea, 'hex') = r.bytes AS same_bytes,
+	   pg_temp.build_sketch(r)::text = r.text AS same_text,
+	   decode(r.bytes, 'hex')::cmsketch = r.text::cmsketch AS forms_agree
+FROM fv_sketches r ORDER BY r.name;
+
+-- bloom_info(f).bytes counts the 4-byte varlena header: the serialized
+-- length plus 4
+SELECT name, (bloom_info(text::bloomfilter)).bytes - length(decode(bytes, 'hex')) AS extra
+FROM fv_filters WHERE name = 'double_integer';
+SELECT name, (cms_info(text::cmsketch)).bytes - length(decode(bytes, 'hex')) AS extra
+FROM fv_sketches WHERE name = 'integer';
