@@ -62,6 +62,12 @@
 #define KM_EXACT_MAX_K 64
 /* Sizing tries k up to this many hashes. */
 #define KM_SIZE_MAX_K 64
+/*
+ * Counting every (alpha, beta) of a small double filter costs m k^2; past
+ * this the counts of m > 3 k^2 stand in (they miss the rare coincidences
+ * of wrapping around m, a small part of these filters' rate).
+ */
+#define KM_DIRECT_WORK 4e6
 
 /* What one member covers of one non-member, for a given scheme and shape. */
 typedef struct cover_model
@@ -288,7 +294,8 @@ build_model(uint8_t scheme, uint64_t bits, uint32_t k, cover_model *model)
 		model->unit = 1 / (m * (m - 1));
 		if (k > KM_EXACT_MAX_K)
 			double_counts_bounded(k, model->count);
-		else if (bits > 3 * (uint64_t) k * k || !double_counts_direct(bits, k, model->count))
+		else if (bits > 3 * (uint64_t) k * k || (double) bits * k * k > KM_DIRECT_WORK ||
+				 !double_counts_direct(bits, k, model->count))
 			memcpy(model->count, double_counts_integer(k), (k + 1) * sizeof(long double));
 		return;
 	}
@@ -314,11 +321,20 @@ build_model(uint8_t scheme, uint64_t bits, uint32_t k, cover_model *model)
 	}
 }
 
-/* ln C(a, b) */
+/* ln C(a, b), a <= BS_BLOOM_MAX_HASHES, from a table of ln a! */
 static long double
 log_choose(uint32_t a, uint32_t b)
 {
-	return lgammal(a + 1.0L) - lgammal(b + 1.0L) - lgammal(a - b + 1.0L);
+	static long double log_factorial[BS_BLOOM_MAX_HASHES + 1];
+	static bool known;
+
+	if (!known)
+	{
+		for (uint32_t i = 1; i <= BS_BLOOM_MAX_HASHES; i++)
+			log_factorial[i] = log_factorial[i - 1] + logl((long double) i);
+		known = true;
+	}
+	return log_factorial[a] - log_factorial[b] - log_factorial[a - b];
 }
 
 /*
@@ -445,6 +461,9 @@ model_fpr(const cover_model *model, long double n, double fill, bool bound)
 		multi += model->count[t] * model->unit;
 		covered_by_multi += t * model->count[t] * model->unit;
 	}
+	/* tiny filters: nearly every member covers two or more positions */
+	if (multi > 1 - 1e-12L)
+		multi = 1 - 1e-12L;
 	single = model->sigma - covered_by_multi / k;
 	if (single < 0)
 		single = 0;
@@ -485,7 +504,6 @@ smallest_bits_for(uint8_t scheme, uint32_t k, double n, double fpr, double from,
 {
 	uint64_t	unit = scheme == BS_SCHEME_PARTITION ? k : 1;
 	double		hi = from / unit < 2 ? 2 : from / unit;
-	double		lo;
 
 	for (;;)
 	{
@@ -495,15 +513,20 @@ smallest_bits_for(uint8_t scheme, uint32_t k, double n, double fpr, double from,
 			break;
 		hi *= 1.25;
 	}
-	lo = hi / 1.25;
-	while (hi - lo > 1 && hi - lo > hi * 0.002)
 	{
-		double		mid = floor((lo + hi) / 2);
+		uint64_t	top = (uint64_t) ceil(hi);
+		uint64_t	bottom = (uint64_t) (hi / 1.25);
 
-		if (bs_km_fpr(scheme, shape_at(scheme, (uint64_t) mid, k), k, n, -1) <= fpr)
-			hi = mid;
-		else
-			lo = mid;
+		while (top - bottom > 1 && top - bottom > top / 500)
+		{
+			uint64_t	mid = bottom + (top - bottom) / 2;
+
+			if (bs_km_fpr(scheme, shape_at(scheme, mid, k), k, n, -1) <= fpr)
+				top = mid;
+			else
+				bottom = mid;
+		}
+		hi = (double) top;
 	}
 	hi = (double) shape_at(scheme, (uint64_t) hi, k);
 	return hi <= (double) max_bits ? (uint64_t) hi : 0;
@@ -516,6 +539,14 @@ bs_km_size(uint8_t scheme, int64_t capacity, double fpr, uint64_t max_bits,
 	double		n = (double) capacity;
 	uint64_t	best = 0;
 	uint32_t	best_k = 0;
+	/* k beyond log2(1/fpr) + 2 only makes a filter larger */
+	uint32_t	max_k = (uint32_t) fmin(KM_SIZE_MAX_K, ceil(-log2(fpr)) + 2);
+	/*
+	 * Whatever k, a member with z's own pair (a, b) covers it: about
+	 * n/m^2 (twice that for double, whose reversed pair covers it too), so
+	 * m is at least sqrt(n / fpr) (k sqrt(n / fpr) for partition).
+	 */
+	double		full_floor = sqrt((scheme == BS_SCHEME_DOUBLE ? 2 : 1) * n / fpr);
 
 	if (start_bits != 0 && bs_km_fpr(scheme, start_bits, start_hashes, n, -1) <= fpr)
 	{
@@ -523,10 +554,11 @@ bs_km_size(uint8_t scheme, int64_t capacity, double fpr, uint64_t max_bits,
 		*hashes = start_hashes;
 		return true;
 	}
-	for (uint32_t k = 1; k <= KM_SIZE_MAX_K; k++)
+	for (uint32_t k = 1; k <= max_k; k++)
 	{
 		/* no m below k/(1 - (1 - fpr^(1/k))^(1/n)) reaches fpr even without the term */
-		double		floor_bits = k / -expm1(log1p(-exp(log(fpr) / k)) / n);
+		double		floor_bits = fmax(k / -expm1(log1p(-exp(log(fpr) / k)) / n),
+									  scheme == BS_SCHEME_PARTITION ? k * full_floor : full_floor);
 		uint64_t	found;
 
 		if (!(floor_bits < (double) max_bits) || (best != 0 && floor_bits >= (double) best))
