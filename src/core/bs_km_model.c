@@ -369,6 +369,8 @@ mixed_rate(const cover_model *model, long double n, long double mu, const long d
 	uint32_t	k = model->hashes;
 	static long double covered[BS_BLOOM_MAX_HASHES + 1];
 	static long double next[BS_BLOOM_MAX_HASHES + 1];
+	static long double step[KM_EXACT_MAX_K + 1][KM_EXACT_MAX_K + 1];
+	bool		have_step = false;
 	long double log_weight = n * log1pl(-mu);	/* Binomial(n, mu) at j = 0 */
 	long double left = 1;
 	long double rate = 0;
@@ -395,12 +397,32 @@ mixed_rate(const cover_model *model, long double n, long double mu, const long d
 		}
 		/* one more member covering t >= 2, with chance count[t] unit / mu */
 		memset(next, 0, (d + 1) * sizeof(long double));
+		if (!bound && !have_step)
+		{
+			/* the same step every time: from union c to union c' */
+			for (uint32_t c = 0; c <= d; c++)
+			{
+				memset(step[c], 0, (d + 1) * sizeof(long double));
+				for (uint32_t t = 2; t <= k; t++)
+					if (model->count[t] > 0)
+						add_cover(step[c], model->count[t] * model->unit / mu,
+								  c, t < d ? t : d, d, false);
+			}
+			have_step = true;
+		}
 		for (uint32_t c = 0; c <= d; c++)
-			if (covered[c] > 0)
+		{
+			if (covered[c] == 0)
+				continue;
+			if (!bound)
+				for (uint32_t to = c; to <= d; to++)
+					next[to] += covered[c] * step[c][to];
+			else
 				for (uint32_t t = 2; t <= k; t++)
 					if (model->count[t] > 0)
 						add_cover(next, covered[c] * model->count[t] * model->unit / mu,
-								  c, t < d ? t : d, d, bound);
+								  c, t < d ? t : d, d, true);
+		}
 		memcpy(covered, next, (d + 1) * sizeof(long double));
 		log_weight += logl((n - j) / (j + 1)) + logl(mu) - log1pl(-mu);
 	}
