@@ -108,7 +108,16 @@ SET parallel_leader_participation = off;
 -- Arrays have no typed bloom_agg, and the anyelement one has no combine
 -- function (so that Citus gathers them): they are hashed in parallel
 -- workers by probing there.
-EXPLAIN (COSTS OFF) SELECT count(*) FROM accented WHERE (SELECT fa FROM latin1_built) @> arr;
+-- (the plan is read as JSON: its text form differs between versions)
+CREATE FUNCTION probed_in_workers(query text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (COSTS OFF, FORMAT JSON) ' || query INTO plan;
+	RETURN plan::text LIKE '%"Partial Mode": "Partial"%'
+		AND plan::text LIKE '%"Parallel Aware": true%';
+END $$;
+SELECT probed_in_workers('SELECT count(*) FROM accented WHERE (SELECT fa FROM latin1_built) @> arr');
+DROP FUNCTION probed_in_workers(text);
 CREATE TABLE parallel_probed AS
 SELECT count(*) AS hits FROM accented WHERE (SELECT fa FROM latin1_built) @> arr;
 CREATE TABLE parallel_built AS SELECT bloom_agg(arr, 20000) AS fa FROM accented;
