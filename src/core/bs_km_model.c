@@ -68,6 +68,8 @@
  * of wrapping around m, a small part of these filters' rate).
  */
 #define KM_DIRECT_WORK 4e6
+/* What the term may add to the rate of the sizing without it (bs_km_size). */
+#define KM_TERM_TOLERANCE 0.01
 
 /* What one member covers of one non-member, for a given scheme and shape. */
 typedef struct cover_model
@@ -321,20 +323,24 @@ build_model(uint8_t scheme, uint64_t bits, uint32_t k, cover_model *model)
 	}
 }
 
-/* ln C(a, b), a <= BS_BLOOM_MAX_HASHES, from a table of ln a! */
+/* C(a, b) for a <= KM_EXACT_MAX_K, exact in long double (C(64, 32) < 2^61) */
 static long double
-log_choose(uint32_t a, uint32_t b)
+choose(uint32_t a, uint32_t b)
 {
-	static long double log_factorial[BS_BLOOM_MAX_HASHES + 1];
+	static long double table[KM_EXACT_MAX_K + 1][KM_EXACT_MAX_K + 1];
 	static bool known;
 
 	if (!known)
 	{
-		for (uint32_t i = 1; i <= BS_BLOOM_MAX_HASHES; i++)
-			log_factorial[i] = log_factorial[i - 1] + logl((long double) i);
+		for (uint32_t i = 0; i <= KM_EXACT_MAX_K; i++)
+		{
+			table[i][0] = 1;
+			for (uint32_t j = 1; j <= i; j++)
+				table[i][j] = table[i - 1][j - 1] + (j <= i - 1 ? table[i - 1][j] : 0);
+		}
 		known = true;
 	}
-	return log_factorial[a] - log_factorial[b] - log_factorial[a - b];
+	return b <= a ? table[a][b] : 0;
 }
 
 /*
@@ -352,8 +358,23 @@ add_cover(long double *next, long double p, uint32_t c, uint32_t t, uint32_t d, 
 	}
 	for (uint32_t fresh = 0; fresh <= t && fresh <= d - c; fresh++)
 		if (t - fresh <= c)
-			next[c + fresh] += p * expl(log_choose(d - c, fresh) + log_choose(c, t - fresh) -
-										log_choose(d, t));
+			next[c + fresh] += p * choose(d - c, fresh) * choose(c, t - fresh) / choose(d, t);
+}
+
+/*
+ * The step of mixed_rate in the random-subset mode, as a (d + 1)^2 matrix:
+ * from a union of c of z's d positions to a union of c' after one more
+ * member covering t >= 2, t drawn with the weights count[t] unit / mu.
+ */
+static void
+union_step(const cover_model *model, long double mu, uint32_t d, long double *matrix)
+{
+	memset(matrix, 0, (d + 1) * (d + 1) * sizeof(long double));
+	for (uint32_t c = 0; c <= d; c++)
+		for (uint32_t t = 2; t <= model->hashes; t++)
+			if (model->count[t] > 0)
+				add_cover(matrix + c * (d + 1), model->count[t] * model->unit / mu,
+						  c, t < d ? t : d, d, false);
 }
 
 /*
@@ -369,7 +390,7 @@ mixed_rate(const cover_model *model, long double n, long double mu, const long d
 	uint32_t	k = model->hashes;
 	static long double covered[BS_BLOOM_MAX_HASHES + 1];
 	static long double next[BS_BLOOM_MAX_HASHES + 1];
-	static long double step[KM_EXACT_MAX_K + 1][KM_EXACT_MAX_K + 1];
+	static long double step[(KM_EXACT_MAX_K + 1) * (KM_EXACT_MAX_K + 1)];
 	bool		have_step = false;
 	long double log_weight = n * log1pl(-mu);	/* Binomial(n, mu) at j = 0 */
 	long double left = 1;
@@ -399,15 +420,7 @@ mixed_rate(const cover_model *model, long double n, long double mu, const long d
 		memset(next, 0, (d + 1) * sizeof(long double));
 		if (!bound && !have_step)
 		{
-			/* the same step every time: from union c to union c' */
-			for (uint32_t c = 0; c <= d; c++)
-			{
-				memset(step[c], 0, (d + 1) * sizeof(long double));
-				for (uint32_t t = 2; t <= k; t++)
-					if (model->count[t] > 0)
-						add_cover(step[c], model->count[t] * model->unit / mu,
-								  c, t < d ? t : d, d, false);
-			}
+			union_step(model, mu, d, step);
 			have_step = true;
 		}
 		for (uint32_t c = 0; c <= d; c++)
@@ -416,7 +429,7 @@ mixed_rate(const cover_model *model, long double n, long double mu, const long d
 				continue;
 			if (!bound)
 				for (uint32_t to = c; to <= d; to++)
-					next[to] += covered[c] * step[c][to];
+					next[to] += covered[c] * step[c * (d + 1) + to];
 			else
 				for (uint32_t t = 2; t <= k; t++)
 					if (model->count[t] > 0)
@@ -442,14 +455,18 @@ static void
 single_coverage(long double n, long double single, double fill, uint32_t k, long double *cov)
 {
 	long double q = fill >= 0 ? (long double) fill : -expm1l(n * log1pl(-single));
+	long double miss[33];		/* (1 - i s)^n: no member covers i given positions */
+	long double product = 1;
 
+	for (uint32_t i = 0; i <= 32 && i <= k && fill < 0; i++)
+		miss[i] = i * single < 1 ? expl(n * log1pl(-(i * single))) : 0;
 	cov[0] = 1;
 	for (uint32_t r = 1; r <= k; r++)
 	{
-		long double product = powl(q, r);
 		long double sum = 0;
 		long double binom = 1;
 
+		product *= q;			/* Q^r */
 		if (fill >= 0 || r > 32)
 		{
 			cov[r] = product;
@@ -457,9 +474,7 @@ single_coverage(long double n, long double single, double fill, uint32_t k, long
 		}
 		for (uint32_t i = 0; i <= r; i++)
 		{
-			long double term = i * single < 1 ? binom * expl(n * log1pl(-(i * single))) : 0;
-
-			sum += i % 2 == 0 ? term : -term;
+			sum += i % 2 == 0 ? binom * miss[i] : -binom * miss[i];
 			binom = binom * (r - i) / (i + 1);
 		}
 		cov[r] = sum < 0 ? 0 : sum > product ? product : sum;
@@ -490,9 +505,13 @@ model_fpr(const cover_model *model, long double n, double fill, bool bound)
 	if (single < 0)
 		single = 0;
 	single_coverage(n, single, fill > 1 ? 1 : fill, k, cov);
+	/*
+	 * The z whose probes meet (d < k) are rare, about 1/m each: their union
+	 * is taken as the bound, which needs no step matrix per d.
+	 */
 	for (uint32_t d = 1; d <= k; d++)
 		if (model->z_share[d] > 0)
-			rate += model->z_share[d] * mixed_rate(model, n, multi, cov, d, bound);
+			rate += model->z_share[d] * mixed_rate(model, n, multi, cov, d, bound || d < k);
 	return rate > 1 ? 1 : (double) rate;
 }
 
@@ -506,6 +525,25 @@ bs_km_fpr(uint8_t scheme, uint64_t bits, uint32_t hashes, double items, double f
 	return model_fpr(&model, items, fill, hashes > KM_EXACT_MAX_K);
 }
 
+double
+bs_km_term_factor(uint8_t scheme, uint64_t bits, uint32_t hashes, double items)
+{
+	static cover_model model;
+	static long double cov[BS_BLOOM_MAX_HASHES + 1];
+	double		with_term;
+
+	build_model(scheme, bits, hashes, &model);
+	with_term = model_fpr(&model, items, -1, hashes > KM_EXACT_MAX_K);
+	/*
+	 * The same model with every member covering at most one position: then
+	 * fewer than k members cannot cover z at all, and the term is all.
+	 */
+	single_coverage(items, model.sigma, -1, hashes, cov);
+	if (cov[hashes] > 0)
+		return with_term / (double) cov[hashes];
+	return with_term > 0 ? INFINITY : 1;
+}
+
 /* The next prime m (or width m') of the scheme at or after `at`. */
 static uint64_t
 shape_at(uint8_t scheme, uint64_t at, uint32_t k)
@@ -515,43 +553,89 @@ shape_at(uint8_t scheme, uint64_t at, uint32_t k)
 	return bs_next_prime(at < k ? k : at);
 }
 
+/* log(rate / fpr) of the scheme's shape (bits) at or after m bits, or m' for partition */
+static double
+excess_at(uint8_t scheme, double m, uint32_t k, double n, double fpr, uint64_t *shape)
+{
+	*shape = shape_at(scheme, (uint64_t) m, k);
+	return log(bs_km_fpr(scheme, *shape, k, n, -1)) - log(fpr);
+}
+
 /*
- * The smallest m of the scheme with k hashes reaching fpr, from `from` on, or
- * 0: grown by a quarter until it reaches fpr, then bisected to within 0.2%
- * (the rate falls as m grows).
+ * The smallest m of the scheme with k hashes reaching fpr, from `from` on,
+ * or 0 when it passes max_bits.  The rate falls as m grows, and log rate is
+ * close to linear in log m, so the root of log(rate / fpr) in log m is
+ * bracketed by growing m and then found by regula falsi with the Illinois
+ * modification (which keeps it converging when one end sticks) to within
+ * 0.2% of m.
  */
 static uint64_t
 smallest_bits_for(uint8_t scheme, uint32_t k, double n, double fpr, double from,
 				  uint64_t max_bits)
 {
-	uint64_t	unit = scheme == BS_SCHEME_PARTITION ? k : 1;
-	double		hi = from / unit < 2 ? 2 : from / unit;
+	double		unit = scheme == BS_SCHEME_PARTITION ? k : 1;
+	double		lo = log(fmax(from / unit, 2));
+	uint64_t	shape;
+	double		f_lo = excess_at(scheme, exp(lo), k, n, fpr, &shape);
+	double		hi = lo;
+	double		f_hi = f_lo;
+	int			kept = 0;		/* 1: hi kept by the last step, -1: lo */
 
-	for (;;)
+	if (f_lo <= 0)
+		return shape <= max_bits ? shape : 0;
+	while (f_hi > 0)
 	{
-		if (hi * unit > (double) max_bits)
+		lo = hi;
+		f_lo = f_hi;
+		hi += log(2);
+		if (exp(hi) * unit > (double) max_bits * 2)
 			return 0;
-		if (bs_km_fpr(scheme, shape_at(scheme, (uint64_t) hi, k), k, n, -1) <= fpr)
-			break;
-		hi *= 1.25;
+		f_hi = excess_at(scheme, exp(hi), k, n, fpr, &shape);
 	}
+	while (hi - lo > 0.002)
 	{
-		uint64_t	top = (uint64_t) ceil(hi);
-		uint64_t	bottom = (uint64_t) (hi / 1.25);
+		double		mid = (lo * f_hi - hi * f_lo) / (f_hi - f_lo);
+		double		f_mid;
 
-		while (top - bottom > 1 && top - bottom > top / 500)
+		if (!(mid > lo + 0.0005 && mid < hi - 0.0005))
+			mid = 0.5 * (lo + hi);
+		f_mid = excess_at(scheme, exp(mid), k, n, fpr, &shape);
+		if (f_mid > 0)
 		{
-			uint64_t	mid = bottom + (top - bottom) / 2;
-
-			if (bs_km_fpr(scheme, shape_at(scheme, mid, k), k, n, -1) <= fpr)
-				top = mid;
-			else
-				bottom = mid;
+			lo = mid;
+			f_lo = f_mid;
+			if (kept == 1)
+				f_hi /= 2;
+			kept = 1;
 		}
-		hi = (double) top;
+		else
+		{
+			hi = mid;
+			f_hi = f_mid;
+			if (kept == -1)
+				f_lo /= 2;
+			kept = -1;
+		}
 	}
-	hi = (double) shape_at(scheme, (uint64_t) hi, k);
-	return hi <= (double) max_bits ? (uint64_t) hi : 0;
+	shape = shape_at(scheme, (uint64_t) ceil(exp(hi)), k);
+	return shape <= max_bits ? shape : 0;
+}
+
+/*
+ * The smallest m for k hashes, or 0; skipped (0) when no m below `best`
+ * can reach fpr even without the term: k/(1 - (1 - fpr^(1/k))^(1/n)),
+ * and the pair floor sqrt(n / fpr) below.
+ */
+static uint64_t
+best_for_k(uint8_t scheme, uint32_t k, double n, double fpr, double pair_floor,
+		   uint64_t best, uint64_t max_bits)
+{
+	double		floor_bits = fmax(k / -expm1(log1p(-exp(log(fpr) / k)) / n),
+								  scheme == BS_SCHEME_PARTITION ? k * pair_floor : pair_floor);
+
+	if (!(floor_bits < (double) max_bits) || (best != 0 && floor_bits >= (double) best))
+		return 0;
+	return smallest_bits_for(scheme, k, n, fpr, floor_bits, max_bits);
 }
 
 bool
@@ -563,33 +647,50 @@ bs_km_size(uint8_t scheme, int64_t capacity, double fpr, uint64_t max_bits,
 	uint32_t	best_k = 0;
 	/* k beyond log2(1/fpr) + 2 only makes a filter larger */
 	uint32_t	max_k = (uint32_t) fmin(KM_SIZE_MAX_K, ceil(-log2(fpr)) + 2);
+	uint32_t	first_k = start_hashes < 1 ? 1 : start_hashes > max_k ? max_k : start_hashes;
 	/*
 	 * Whatever k, a member with z's own pair (a, b) covers it: about
 	 * n/m^2 (twice that for double, whose reversed pair covers it too), so
 	 * m is at least sqrt(n / fpr) (k sqrt(n / fpr) for partition).
 	 */
-	double		full_floor = sqrt((scheme == BS_SCHEME_DOUBLE ? 2 : 1) * n / fpr);
+	double		pair_floor = sqrt((scheme == BS_SCHEME_DOUBLE ? 2 : 1) * n / fpr);
 
-	if (start_bits != 0 && bs_km_fpr(scheme, start_bits, start_hashes, n, -1) <= fpr)
+	/*
+	 * The sizing without the term already reaches fpr without it; where the
+	 * term adds less than KM_TERM_TOLERANCE to its rate, that shape stays
+	 * (below what the model resolves, and filters sized before the term was
+	 * modelled still combine with new ones of the same capacity and rate).
+	 */
+	if (start_bits != 0 && start_bits <= max_bits &&
+		(bs_km_fpr(scheme, start_bits, start_hashes, n, -1) <= fpr ||
+		 bs_km_term_factor(scheme, start_bits, start_hashes, n) <= 1 + KM_TERM_TOLERANCE))
 	{
 		*bits = start_bits;
 		*hashes = start_hashes;
 		return true;
 	}
-	for (uint32_t k = 1; k <= max_k; k++)
-	{
-		/* no m below k/(1 - (1 - fpr^(1/k))^(1/n)) reaches fpr even without the term */
-		double		floor_bits = fmax(k / -expm1(log1p(-exp(log(fpr) / k)) / n),
-									  scheme == BS_SCHEME_PARTITION ? k * full_floor : full_floor);
-		uint64_t	found;
 
-		if (!(floor_bits < (double) max_bits) || (best != 0 && floor_bits >= (double) best))
-			continue;
-		found = smallest_bits_for(scheme, k, n, fpr, floor_bits, max_bits);
-		if (found != 0 && (best == 0 || found < best))
+	/*
+	 * From the k of the sizing without the term outwards, each way until
+	 * two k in a row do no better: the smallest m is unimodal in k.
+	 */
+	for (int direction = -1; direction <= 1; direction += 2)
+	{
+		int			worse = 0;
+
+		for (int64_t k = direction < 0 ? first_k : first_k + 1;
+			 k >= 1 && k <= max_k && worse < 1; k += direction)
 		{
-			best = found;
-			best_k = k;
+			uint64_t	found = best_for_k(scheme, (uint32_t) k, n, fpr, pair_floor, best, max_bits);
+
+			if (found != 0 && (best == 0 || found < best))
+			{
+				best = found;
+				best_k = (uint32_t) k;
+				worse = 0;
+			}
+			else if (best != 0)
+				worse++;
 		}
 	}
 	if (best == 0)

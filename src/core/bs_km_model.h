@@ -28,10 +28,17 @@ double		bs_km_fpr(uint8_t scheme, uint64_t bits, uint32_t hashes, double items,
 					  double fill);
 
 /*
+ * bs_km_fpr with fill < 0 over the same model without the term: the factor
+ * by which the term multiplies the rate (1 when it adds nothing).
+ */
+double		bs_km_term_factor(uint8_t scheme, uint64_t bits, uint32_t hashes, double items);
+
+/*
  * The smallest filter of the scheme whose bs_km_fpr at n items is at most
  * fpr: its m (prime, or k times a prime) and k.  False when none fits in
  * max_bits.  start_bits and start_hashes, the sizing without the term, are
- * where the search begins.
+ * where the search begins; they are kept when the term adds less than 1%
+ * to their rate.
  */
 bool		bs_km_size(uint8_t scheme, int64_t capacity, double fpr, uint64_t max_bits,
 					   uint64_t start_bits, uint32_t start_hashes,

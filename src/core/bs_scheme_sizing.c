@@ -180,36 +180,65 @@ size_without_term(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bits,
 }
 
 /*
+ * How much larger than the sizing without KM's term a filter of the double
+ * and partition schemes may grow to reach its rate with the term.  Those
+ * schemes derive all k positions from one pair of hash values, so about
+ * n/m^2 of the non-members share a member's pair (or most of its
+ * progression) and are false positives at any fill; the m that brings this
+ * under a very small rate at a small n grows like sqrt(n / fpr), a hundred
+ * times the usual size and more.  Past this factor sizing refuses and
+ * points to the independent scheme, which has no such term.
+ */
+#define KM_MAX_GROWTH 4		/* "four times" in fail_scheme_limit */
+
+static bs_status
+fail_scheme_limit(bs_error *err, uint8_t scheme, int64_t capacity, double fpr, uint64_t bits)
+{
+	char		message[sizeof(err->message)];
+
+	if (err == NULL)
+		return BS_ERR_PARAM;
+	snprintf(message, sizeof(message),
+			 "%s bloomfilter cannot reach false-positive rate %.15g for %lld items at a practical size",
+			 bs_scheme_name(scheme), fpr, (long long) capacity);
+	bs_fail(err, BS_ERR_PARAM, message,
+			"The scheme derives all k positions from one pair of hash values, so a non-member sharing a member's pair is a false positive however empty the filter is; at this rate and item count that needs more than %llu bits (%s).",
+			(unsigned long long) bits, bits == BS_BLOOM_MAX_BITS ? "the largest filter" :
+			"four times the size without that term");
+	return bs_hint(err, BS_ERR_PARAM,
+				   "Use the independent scheme, whose k positions are hashed separately, or ask for a larger false-positive rate.");
+}
+
+/*
  * The sizing of each scheme, without the message for a filter too large:
  * for the schemes with KM's Theta(1/n) term, the smallest shape whose rate
  * with the term (bs_km_model.h) reaches fpr, searched from the sizing
- * without it.
+ * without it and at most KM_MAX_GROWTH times its size.
  */
 static bs_status
 size_any(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bits,
 		 uint32_t *hashes, bs_error *err)
 {
 	bs_status	status = size_without_term(scheme, capacity, fpr, bits, hashes, err);
+	uint64_t	limit;
 
-	if (!bs_km_models(scheme) || (status != BS_OK && status != BS_ERR_TOO_LARGE))
+	if (!bs_km_models(scheme) || status != BS_OK)
 		return status;
-	if (status != BS_OK)
-		*bits = *hashes = 0;
-	if (!bs_km_size(scheme, capacity, fpr, BS_BLOOM_MAX_BITS, *bits, *hashes, bits, hashes))
-		return BS_ERR_TOO_LARGE;
+	limit = *bits > BS_BLOOM_MAX_BITS / KM_MAX_GROWTH ? BS_BLOOM_MAX_BITS : *bits * KM_MAX_GROWTH;
+	if (!bs_km_size(scheme, capacity, fpr, limit, *bits, *hashes, bits, hashes))
+		return fail_scheme_limit(err, scheme, capacity, fpr, limit);
 	return BS_OK;
 }
 
-/* One "fits" test per scheme for bs_largest_capacity. */
+/* One "fits" test per scheme for bs_largest_capacity (without KM's term). */
 #define DEFINE_FITS(name, scheme) \
 static bool \
 name(int64_t capacity, double fpr) \
 { \
 	uint64_t	bits; \
 	uint32_t	hashes; \
-	return size_any(scheme, capacity, fpr, &bits, &hashes, NULL) == BS_OK; \
+	return size_without_term(scheme, capacity, fpr, &bits, &hashes, NULL) == BS_OK; \
 }
-DEFINE_FITS(fits_double, BS_SCHEME_DOUBLE)
 DEFINE_FITS(fits_square, BS_SCHEME_DOUBLE_SQUARE)
 DEFINE_FITS(fits_cube, BS_SCHEME_DOUBLE_CUBE)
 DEFINE_FITS(fits_independent, BS_SCHEME_INDEPENDENT)
@@ -221,7 +250,7 @@ bs_bloom_size_scheme(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bit
 					 uint32_t *hashes, bs_error *err)
 {
 	static bool (*const fits[]) (int64_t, double) = {
-		NULL, fits_double, fits_square, fits_cube, fits_partition, fits_independent,
+		NULL, NULL, fits_square, fits_cube, fits_partition, fits_independent,
 		fits_blocked
 	};
 	bs_status	status;
@@ -230,8 +259,8 @@ bs_bloom_size_scheme(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bit
 		(status = bs_check_fpr(fpr, err)) != BS_OK)
 		return status;
 	status = size_any(scheme, capacity, fpr, bits, hashes, err);
-	if (status != BS_ERR_TOO_LARGE)
-		return status;
+	if (status != BS_ERR_TOO_LARGE || scheme == BS_SCHEME_DOUBLE)
+		return status;			/* double's own sizing words its message */
 	return bs_fail_capacity(err, bs_scheme_name(scheme), capacity, fpr, fits[scheme],
 							BS_BLOOM_MAX_BITS);
 }
