@@ -69,7 +69,7 @@
  */
 #define KM_DIRECT_WORK 4e6
 /* What the term may add to the rate of the sizing without it (bs_km_size). */
-#define KM_TERM_TOLERANCE 0.01
+#define KM_TERM_TOLERANCE 0.02
 
 /* What one member covers of one non-member, for a given scheme and shape. */
 typedef struct cover_model

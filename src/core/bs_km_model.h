@@ -37,7 +37,7 @@ double		bs_km_term_factor(uint8_t scheme, uint64_t bits, uint32_t hashes, double
  * The smallest filter of the scheme whose bs_km_fpr at n items is at most
  * fpr: its m (prime, or k times a prime) and k.  False when none fits in
  * max_bits.  start_bits and start_hashes, the sizing without the term, are
- * where the search begins; they are kept when the term adds less than 1%
+ * where the search begins; they are kept when the term adds less than 2%
  * to their rate.
  */
 bool		bs_km_size(uint8_t scheme, int64_t capacity, double fpr, uint64_t max_bits,
