@@ -189,3 +189,10 @@ BEGIN
 	END LOOP;
 END
 $$;
+
+-- The double-hashing and partition schemes' rates include Kirsch and
+-- Mitzenmacher's Theta(1/n) term (docs/schemes.md).
+COMMENT ON FUNCTION bloom_fpr(bloomfilter) IS
+	'false-positive rate of the filter as it is now, from its set bits (for the double-hashing and partition schemes times the factor of Kirsch and Mitzenmacher''s Theta(1/n) term at the estimated item count)';
+COMMENT ON FUNCTION bloom_expected_fpr(bigint, bigint, integer, text) IS
+	'expected false-positive rate of a filter of the probing scheme with bits, items and hashes, under that scheme''s model (with Kirsch and Mitzenmacher''s Theta(1/n) term for the double-hashing and partition schemes)';

@@ -17,6 +17,7 @@ bs_fail(bs_error *err, bs_status status, const char *message,
 		err->status = status;
 		snprintf(err->message, sizeof(err->message), "%s", message);
 		err->detail[0] = '\0';
+		err->hint[0] = '\0';
 		if (detail_format != NULL)
 		{
 			va_list		args;
@@ -26,5 +27,13 @@ bs_fail(bs_error *err, bs_status status, const char *message,
 			va_end(args);
 		}
 	}
+	return status;
+}
+
+bs_status
+bs_hint(bs_error *err, bs_status status, const char *hint)
+{
+	if (err != NULL)
+		snprintf(err->hint, sizeof(err->hint), "%s", hint);
 	return status;
 }

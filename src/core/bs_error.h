@@ -3,7 +3,7 @@
  *
  * Core functions never abort: they return a status and fill a bs_error whose
  * message is ready for the SQL layer (lower case, no trailing period) and
- * whose detail, when present, is a full sentence.  The SQL layer picks the
+ * whose detail and hint, when present, are full sentences.  The SQL layer picks the
  * SQLSTATE from the status and from where the bytes came from.
  */
 #ifndef BS_ERROR_H
@@ -25,12 +25,16 @@ typedef struct bs_error
 	bs_status	status;
 	char		message[192];
 	char		detail[320];
+	char		hint[192];		/* what the user can do instead, or empty */
 } bs_error;
 
 /* Record a failure in *err (when err is not NULL) and return its status. */
 bs_status	bs_fail(bs_error *err, bs_status status, const char *message,
 					const char *detail_format,...)
 			__attribute__((format(printf, 4, 5)));
+
+/* Add a hint to a failure already recorded in *err; returns its status. */
+bs_status	bs_hint(bs_error *err, bs_status status, const char *hint);
 
 /*
  * Called (when not NULL) now and then by every long loop of the core, so that

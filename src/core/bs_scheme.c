@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "bs_km_model.h"
 #include "bs_primes.h"
 
 bool
@@ -164,8 +165,9 @@ all_set(uint64_t set, uint64_t size, uint32_t k)
 	return pow((double) set / (double) size, (double) k);
 }
 
-double
-bs_bloom_current_fpr(const bs_bloom *filter)
+/* The rate from the set bits alone, as if members' positions were independent. */
+static double
+rate_from_fill(const bs_bloom *filter)
 {
 	uint64_t	m = filter->bits;
 	uint32_t	k = filter->hashes;
@@ -213,4 +215,30 @@ bs_bloom_current_fpr(const bs_bloom *filter)
 		default:
 			return all_set(bs_bloom_count_set(filter), m, k);
 	}
+}
+
+/*
+ * For the schemes with Kirsch and Mitzenmacher's Theta(1/n) term, the rate
+ * from the fill times the factor the term brings at the estimated number of
+ * items (bs_km_model.h); with so few items that no k members of one
+ * position each could cover a non-member, the model's rate itself.
+ */
+double
+bs_bloom_current_fpr(const bs_bloom *filter)
+{
+	double		rate = rate_from_fill(filter);
+	bs_occupancy model;
+	double		items;
+	double		factor;
+
+	if (!bs_km_models(filter->scheme) || rate >= 1)
+		return rate;
+	bs_scheme_occupancy(filter->scheme, filter->bits, filter->hashes, &model);
+	items = bs_model_estimate_items(&model, bs_bloom_count_set(filter));
+	if (!(items > 0) || isinf(items))
+		return rate;
+	factor = bs_km_term_factor(filter->scheme, filter->bits, filter->hashes, items);
+	if (isinf(factor))
+		return bs_km_fpr(filter->scheme, filter->bits, filter->hashes, items, -1);
+	return fmin(1, rate * factor);
 }

@@ -9,6 +9,7 @@
 
 #include "bs_analysis.h"
 #include "bs_blocked_model.h"
+#include "bs_km_model.h"
 #include "bs_primes.h"
 #include "bs_sizing.h"
 
@@ -25,12 +26,19 @@ bs_status
 bs_scheme_expected_fpr(uint8_t scheme, int64_t bits, int64_t items, int64_t hashes,
 					   double *rate, bs_error *err)
 {
+	bs_status	status;
+
 	switch (scheme)
 	{
 		case BS_SCHEME_DOUBLE:
-			return bs_fpr_exact(bits, items, hashes, BS_CONSTRUCTION_CLASSIC, rate, err);
 		case BS_SCHEME_DOUBLE_SQUARE:
 		case BS_SCHEME_DOUBLE_CUBE:
+			/* checks the arguments; the rate is the model's with KM's term */
+			status = bs_fpr_exact(bits, items, hashes, scheme == BS_SCHEME_DOUBLE ?
+								  BS_CONSTRUCTION_CLASSIC : BS_CONSTRUCTION_STANDARD, rate, err);
+			if (status == BS_OK && items > 0 && bits >= 2)
+				*rate = bs_km_fpr(scheme, (uint64_t) bits, (uint32_t) hashes, (double) items, -1);
+			return status;
 		case BS_SCHEME_INDEPENDENT:
 			return bs_fpr_exact(bits, items, hashes, BS_CONSTRUCTION_STANDARD, rate, err);
 		default:
@@ -45,7 +53,7 @@ bs_scheme_expected_fpr(uint8_t scheme, int64_t bits, int64_t items, int64_t hash
 		if (bits % hashes != 0 || bits / hashes < 2)
 			return bs_fail(err, BS_ERR_PARAM, "partitioned bloomfilter size must be k times a whole number of at least 2",
 						   "bits = %lld and hashes = %lld.", (long long) bits, (long long) hashes);
-		*rate = bs_partition_fpr((uint64_t) bits, (double) items, (uint32_t) hashes);
+		*rate = bs_km_fpr(scheme, (uint64_t) bits, (uint32_t) hashes, (double) items, -1);
 		return BS_OK;
 	}
 	if (scheme == BS_SCHEME_BLOCKED)
@@ -147,9 +155,9 @@ size_standard(int64_t capacity, double fpr, bool prime, uint64_t *bits,
 	return BS_OK;
 }
 
-/* The sizing of each scheme, without the message for a filter too large. */
+/* The sizing of each scheme without KM's Theta(1/n) term. */
 static bs_status
-size_any(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bits,
+size_without_term(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bits,
 		 uint32_t *hashes, bs_error *err)
 {
 	switch (scheme)
@@ -171,14 +179,65 @@ size_any(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bits,
 	}
 }
 
-/* One "fits" test per scheme for bs_largest_capacity. */
+/*
+ * How much larger than the sizing without KM's term a filter of the double
+ * and partition schemes may grow to reach its rate with the term.  Those
+ * schemes derive all k positions from one pair of hash values, so about
+ * n/m^2 of the non-members share a member's pair (or most of its
+ * progression) and are false positives at any fill; the m that brings this
+ * under a very small rate at a small n grows like sqrt(n / fpr), a hundred
+ * times the usual size and more.  Past this factor sizing refuses and
+ * points to the independent scheme, which has no such term.
+ */
+#define KM_MAX_GROWTH 4		/* "four times" in fail_scheme_limit */
+
+static bs_status
+fail_scheme_limit(bs_error *err, uint8_t scheme, int64_t capacity, double fpr, uint64_t bits)
+{
+	char		message[sizeof(err->message)];
+
+	if (err == NULL)
+		return BS_ERR_PARAM;
+	snprintf(message, sizeof(message),
+			 "%s bloomfilter cannot reach false-positive rate %.15g for %lld items at a practical size",
+			 bs_scheme_name(scheme), fpr, (long long) capacity);
+	bs_fail(err, BS_ERR_PARAM, message,
+			"The scheme derives all k positions from one pair of hash values, so a non-member sharing a member's pair is a false positive however empty the filter is; at this rate and item count that needs more than %llu bits (%s).",
+			(unsigned long long) bits, bits == BS_BLOOM_MAX_BITS ? "the largest filter" :
+			"four times the size without that term");
+	return bs_hint(err, BS_ERR_PARAM,
+				   "Use the independent scheme, whose k positions are hashed separately, or ask for a larger false-positive rate.");
+}
+
+/*
+ * The sizing of each scheme, without the message for a filter too large:
+ * for the schemes with KM's Theta(1/n) term, the smallest shape whose rate
+ * with the term (bs_km_model.h) reaches fpr, searched from the sizing
+ * without it and at most KM_MAX_GROWTH times its size.
+ */
+static bs_status
+size_any(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bits,
+		 uint32_t *hashes, bs_error *err)
+{
+	bs_status	status = size_without_term(scheme, capacity, fpr, bits, hashes, err);
+	uint64_t	limit;
+
+	if (!bs_km_models(scheme) || status != BS_OK)
+		return status;
+	limit = *bits > BS_BLOOM_MAX_BITS / KM_MAX_GROWTH ? BS_BLOOM_MAX_BITS : *bits * KM_MAX_GROWTH;
+	if (!bs_km_size(scheme, capacity, fpr, limit, *bits, *hashes, bits, hashes))
+		return fail_scheme_limit(err, scheme, capacity, fpr, limit);
+	return BS_OK;
+}
+
+/* One "fits" test per scheme for bs_largest_capacity (without KM's term). */
 #define DEFINE_FITS(name, scheme) \
 static bool \
 name(int64_t capacity, double fpr) \
 { \
 	uint64_t	bits; \
 	uint32_t	hashes; \
-	return size_any(scheme, capacity, fpr, &bits, &hashes, NULL) == BS_OK; \
+	return size_without_term(scheme, capacity, fpr, &bits, &hashes, NULL) == BS_OK; \
 }
 DEFINE_FITS(fits_square, BS_SCHEME_DOUBLE_SQUARE)
 DEFINE_FITS(fits_cube, BS_SCHEME_DOUBLE_CUBE)
@@ -202,7 +261,6 @@ bs_bloom_size_scheme(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bit
 	status = size_any(scheme, capacity, fpr, bits, hashes, err);
 	if (status != BS_ERR_TOO_LARGE || scheme == BS_SCHEME_DOUBLE)
 		return status;			/* double's own sizing words its message */
-
 	return bs_fail_capacity(err, bs_scheme_name(scheme), capacity, fpr, fits[scheme],
 							BS_BLOOM_MAX_BITS);
 }

@@ -75,7 +75,8 @@ bs_report(const bs_error *err, BsSource source)
 	ereport(ERROR,
 			(errcode(code),
 			 errmsg("%s", err->message),
-			 err->detail[0] ? errdetail("%s", err->detail) : 0));
+			 err->detail[0] ? errdetail("%s", err->detail) : 0,
+			 err->hint[0] ? errhint("%s", err->hint) : 0));
 	pg_unreachable();
 }
 
