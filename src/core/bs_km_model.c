@@ -504,14 +504,25 @@ model_fpr(const cover_model *model, long double n, double fill, bool bound)
 	single = model->sigma - covered_by_multi / k;
 	if (single < 0)
 		single = 0;
-	single_coverage(n, single, fill > 1 ? 1 : fill, k, cov);
 	/*
-	 * The z whose probes meet (d < k) are rare, about 1/m each: their union
-	 * is taken as the bound, which needs no step matrix per d.
+	 * An observed fill counts the bits the multi-covers set too: the share
+	 * set by members covering one position is the fill raised to
+	 * ln(1 - s) / ln(1 - sigma), as (1 - s)^n is to (1 - sigma)^n.
+	 */
+	if (fill > 1)
+		fill = 1;
+	if (fill > 0 && fill < 1 && single < model->sigma)
+		fill = (double) -expm1l(log1pl(-(long double) fill) * log1pl(-single) / log1pl(-model->sigma));
+	single_coverage(n, single, fill, k, cov);
+	/*
+	 * The z whose probes meet (d < k) are rare in all but tiny filters,
+	 * about 1/m each: below a share of 1e-4 their union is taken as the
+	 * bound, which needs no step matrix per d.
 	 */
 	for (uint32_t d = 1; d <= k; d++)
 		if (model->z_share[d] > 0)
-			rate += model->z_share[d] * mixed_rate(model, n, multi, cov, d, bound || d < k);
+			rate += model->z_share[d] *
+				mixed_rate(model, n, multi, cov, d, bound || (d < k && model->z_share[d] < 1e-4L));
 	return rate > 1 ? 1 : (double) rate;
 }
 
