@@ -230,6 +230,7 @@ bs_bloom_current_fpr(const bs_bloom *filter)
 	double		rate = rate_from_fill(filter);
 	bs_occupancy model;
 	double		items;
+	double		exact;
 
 	if (!bs_km_models(filter->scheme) || rate >= 1 || rate <= 0)
 		return rate;
@@ -237,6 +238,9 @@ bs_bloom_current_fpr(const bs_bloom *filter)
 	items = bs_model_estimate_items(&model, bs_bloom_count_set(filter));
 	if (!(items > 0) || isinf(items))
 		return rate;
+	exact = bs_km_exact_fpr(filter->scheme, filter->bits, filter->hashes, items);
+	if (!isnan(exact))
+		return exact;
 	return bs_km_fpr(filter->scheme, filter->bits, filter->hashes, items,
 					 pow(rate, 1.0 / filter->hashes));
 }
