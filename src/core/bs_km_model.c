@@ -555,6 +555,14 @@ bs_km_term_factor(uint8_t scheme, uint64_t bits, uint32_t hashes, double items)
 	return with_term > 0 ? INFINITY : 1;
 }
 
+double
+bs_km_rate(uint8_t scheme, uint64_t bits, uint32_t hashes, double items)
+{
+	double		exact = bs_km_exact_fpr(scheme, bits, hashes, items);
+
+	return isnan(exact) ? bs_km_fpr(scheme, bits, hashes, items, -1) : exact;
+}
+
 /* The next prime m (or width m') of the scheme at or after `at`. */
 static uint64_t
 shape_at(uint8_t scheme, uint64_t at, uint32_t k)
@@ -569,7 +577,7 @@ static double
 excess_at(uint8_t scheme, double m, uint32_t k, double n, double fpr, uint64_t *shape)
 {
 	*shape = shape_at(scheme, (uint64_t) m, k);
-	return log(bs_km_fpr(scheme, *shape, k, n, -1)) - log(fpr);
+	return log(bs_km_rate(scheme, *shape, k, n)) - log(fpr);
 }
 
 /*
@@ -673,7 +681,7 @@ bs_km_size(uint8_t scheme, int64_t capacity, double fpr, uint64_t max_bits,
 	 * modelled still combine with new ones of the same capacity and rate).
 	 */
 	if (start_bits != 0 && start_bits <= max_bits &&
-		(bs_km_fpr(scheme, start_bits, start_hashes, n, -1) <= fpr ||
+		(bs_km_rate(scheme, start_bits, start_hashes, n) <= fpr ||
 		 bs_km_term_factor(scheme, start_bits, start_hashes, n) <= 1 + KM_TERM_TOLERANCE))
 	{
 		*bits = start_bits;

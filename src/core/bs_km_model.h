@@ -35,6 +35,9 @@ double		bs_km_fpr(uint8_t scheme, uint64_t bits, uint32_t hashes, double items,
  */
 double		bs_km_exact_fpr(uint8_t scheme, uint64_t bits, uint32_t hashes, double items);
 
+/* The rate sizing and bloom_expected_fpr use: exact where cheap, else the model. */
+double		bs_km_rate(uint8_t scheme, uint64_t bits, uint32_t hashes, double items);
+
 /*
  * bs_km_fpr with fill < 0 over the same model without the term: the factor
  * by which the term multiplies the rate (1 when it adds nothing).
