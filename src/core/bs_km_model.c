@@ -577,7 +577,7 @@ static double
 excess_at(uint8_t scheme, double m, uint32_t k, double n, double fpr, uint64_t *shape)
 {
 	*shape = shape_at(scheme, (uint64_t) m, k);
-	return log(bs_km_rate(scheme, *shape, k, n)) - log(fpr);
+	return log(bs_km_fpr(scheme, *shape, k, n, -1)) - log(fpr);
 }
 
 /*
@@ -714,6 +714,14 @@ bs_km_size(uint8_t scheme, int64_t capacity, double fpr, uint64_t max_bits,
 	}
 	if (best == 0)
 		return false;
+	/* the model errs low for a few tiny shapes: the exact rate has the last word */
+	while (bs_km_rate(scheme, best, best_k, n) > fpr)
+	{
+		best = shape_at(scheme, (uint64_t) ceil(best * 1.01 / (scheme == BS_SCHEME_PARTITION ? best_k : 1)),
+						best_k);
+		if (best > max_bits)
+			return false;
+	}
 	*bits = best;
 	*hashes = best_k;
 	return true;
