@@ -379,6 +379,95 @@ stop_level(ld stop_ln, ld wl)
 }
 
 /*
+ * Refuse a chain whose expected number of inner steps exceeds WORK_LIMIT:
+ * K + 1 states times J + 1 transitions for each of about n_items p hitting
+ * items, plus a tail.
+ */
+static bs_status
+chain_check_work(const hit_chain *hc, int deterministic, bs_error *err)
+{
+	ld			p = deterministic ? 1 : -expm1l(hc->log_miss);
+	ld			expected = deterministic ? hc->n_items :
+		fminl(hc->n_items, hc->n_items * p + 12 * sqrtl(hc->n_items * p) + hc->K + 16);
+	ld			row_cost = (ld) (hc->K + 1) * (ld) (hc->J + 1);
+
+	if (expected * row_cost > WORK_LIMIT)
+		return bs_fail(err, BS_ERR_TOO_LARGE,
+					   "false-positive rate computation is too long",
+					   "About %.3Lg steps would be needed.", expected * row_cost);
+	return BS_OK;
+}
+
+/* E[value(U_a)] on either path; value[u] = 0 above top */
+static ld
+chain_expectation(int fast, const fast_state *fs, const slow_state *ss,
+				  const ld *value, int top)
+{
+	return fast ? fast_expectation(fs, value, top) : slow_expectation(ss, value, top);
+}
+
+/*
+ * Is what the binomial weights beyond the next one can add, at most
+ * next / (1 - rho) times the largest E[value] (1, or exp(value_log_scale)
+ * when tilted), below TAIL_TOLERANCE of the sum so far?
+ */
+static int
+chain_tail_negligible(const hit_chain *hc, ld next, ld rho, ld acc)
+{
+	return rho < 1 && acc > 0 &&
+		(hc->value_log_scale == 0 ?
+		 next / (1 - rho) <= TAIL_TOLERANCE * acc :
+		 logl(next / (1 - rho)) + hc->value_log_scale <=
+		 logl(TAIL_TOLERANCE * acc));
+}
+
+/*
+ * One more hitting item on either path, next the weight w_{a+1} and rho
+ * w_{a+1} / w_a; counts the steps for the interrupt polling.
+ */
+static void
+chain_advance(const hit_chain *hc, int fast, fast_state *fs, slow_state *ss,
+			  ld next, ld rho, ld cut_floor, ld cut_over_weight, work *wk)
+{
+	int			width;
+
+	if (fast)
+	{
+		/*
+		 * the leading cut (fast_state): below cut_floor / P(A >= a + 1),
+		 * with P(A >= a + 1) <= w_{a+1} / (1 - rho) past the mode
+		 * (true weights: w e^wl), else 1
+		 */
+		ld			cut = cut_floor;
+
+		if (rho < 1 && next > 0 && cut_floor > 0 &&
+			cut_over_weight * (1 - rho) / next > cut)
+			cut = cut_over_weight * (1 - rho) / next;
+		fast_step(fs, hc->J, cut < DBL_MIN ? DBL_MIN : cut > DBL_MAX ? DBL_MAX : (double) cut,
+				  cut_floor > 0 ? cut_floor / cut : 1);
+		width = fs->hi - fs->lo + 1;
+	}
+	else
+	{
+		slow_step(ss, hc);
+		width = hc->K - ss->umin + 1;
+	}
+	bs_analysis_tick(wk, (unsigned long) width * (unsigned long) (hc->J + 1));
+}
+
+/*
+ * The leading cut of the fast path: AHEAD_TOLERANCE (a lower bound:
+ * BOUND_AHEAD_TOLERANCE) times the floor, scaled; 0 for none.
+ */
+static ld
+leading_cut_floor(const hit_chain *hc, int fast)
+{
+	return fast && isfinite(hc->floor_ln) ?
+		expl(logl(isinf(hc->stop_ln) ? AHEAD_TOLERANCE : BOUND_AHEAD_TOLERANCE) + hc->floor_ln +
+			 FAST_SCALE * 0.693147180559945309417232121458176568L) : 0;
+}
+
+/*
  * sum_a Bin(n_items, p; a) E[value(U_a)] as a logarithm (-inf for 0).
  *
  * fast (only with a row table): the state vector in scaled double (see
@@ -396,9 +485,6 @@ bs_hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 	fast_state	fs;
 	slow_state	ss;
 	bs_status	status;
-	ld			p;
-	ld			expected;
-	ld			row_cost;
 	ld			a;
 	ld			w = 1;
 	ld			wl;
@@ -416,14 +502,8 @@ bs_hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 		top--;
 	if (hc->diag == NULL && hc->fast_diag == NULL)
 		fast = 0;
-	p = deterministic ? 1 : -expm1l(hc->log_miss);
-	expected = deterministic ? hc->n_items :
-		fminl(hc->n_items, hc->n_items * p + 12 * sqrtl(hc->n_items * p) + K + 16);
-	row_cost = (ld) (K + 1) * (ld) (J + 1);
-	if (expected * row_cost > WORK_LIMIT)
-		return bs_fail(err, BS_ERR_TOO_LARGE,
-					   "false-positive rate computation is too long",
-					   "About %.3Lg steps would be needed.", expected * row_cost);
+	if ((status = chain_check_work(hc, deterministic, err)) != BS_OK)
+		return status;
 
 	memset(&fs, 0, sizeof(fs));
 	memset(&ss, 0, sizeof(ss));
@@ -433,10 +513,7 @@ bs_hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 
 	odds = deterministic ? 0 : expm1l(-hc->log_miss);	/* p / (1 - p) */
 	wl = deterministic ? 0 : hc->n_items * hc->log_miss;
-	/* the leading cut: AHEAD_TOLERANCE times the floor, scaled (or 0: none) */
-	cut_floor = fast && isfinite(hc->floor_ln) ?
-		expl(logl(isinf(hc->stop_ln) ? AHEAD_TOLERANCE : BOUND_AHEAD_TOLERANCE) + hc->floor_ln +
-			 FAST_SCALE * 0.693147180559945309417232121458176568L) : 0;
+	cut_floor = leading_cut_floor(hc, fast);
 	cut_over_weight = cut_floor > 0 ? cut_weight_ratio(cut_floor, wl) : 0;
 	stop_acc = stop_level(hc->stop_ln, wl);
 
@@ -444,11 +521,9 @@ bs_hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 	{
 		ld			next;
 		ld			rho = 1;	/* w_{a+1} / w_a */
-		int			width;
 
 		if (!deterministic || a >= hc->n_items)
-			acc += w * (fast ? fast_expectation(&fs, hc->value, top) :
-						slow_expectation(&ss, hc->value, top));
+			acc += w * chain_expectation(fast, &fs, &ss, hc->value, top);
 		if (a >= hc->n_items)
 			break;
 		if (acc > stop_acc)
@@ -460,11 +535,7 @@ bs_hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 		{
 			rho = (hc->n_items - a) / (a + 1) * odds;
 			next = w * rho;
-			if (rho < 1 && acc > 0 &&
-				(hc->value_log_scale == 0 ?
-				 next / (1 - rho) <= TAIL_TOLERANCE * acc :
-				 logl(next / (1 - rho)) + hc->value_log_scale <=
-				 logl(TAIL_TOLERANCE * acc)))
+			if (chain_tail_negligible(hc, next, rho, acc))
 				break;
 		}
 		else
@@ -475,32 +546,10 @@ bs_hit_chain_run(const hit_chain *hc, int fast, ld *ln_out, int *inexact,
 			/* the last item: only P(U = 0) = E[finish(U_a)] matters */
 			int			last = J < K ? J : K;
 
-			acc += next * (fast ? fast_expectation(&fs, hc->finish, last) :
-						   slow_expectation(&ss, hc->finish, last));
+			acc += next * chain_expectation(fast, &fs, &ss, hc->finish, last);
 			break;
 		}
-		if (fast)
-		{
-			/*
-			 * the leading cut (fast_state): below cut_floor / P(A >= a + 1),
-			 * with P(A >= a + 1) <= w_{a+1} / (1 - rho) past the mode
-			 * (true weights: w e^wl), else 1
-			 */
-			ld			cut = cut_floor;
-
-			if (rho < 1 && next > 0 && cut_floor > 0 &&
-				cut_over_weight * (1 - rho) / next > cut)
-				cut = cut_over_weight * (1 - rho) / next;
-			fast_step(&fs, J, cut < DBL_MIN ? DBL_MIN : cut > DBL_MAX ? DBL_MAX : (double) cut,
-					  cut_floor > 0 ? cut_floor / cut : 1);
-			width = fs.hi - fs.lo + 1;
-		}
-		else
-		{
-			slow_step(&ss, hc);
-			width = K - ss.umin + 1;
-		}
-		bs_analysis_tick(wk, (unsigned long) width * (unsigned long) (J + 1));
+		chain_advance(hc, fast, &fs, &ss, next, rho, cut_floor, cut_over_weight, wk);
 
 		w = next;
 		if (!deterministic && (w > 1e256L || (w < 1e-256L && w > 0)))

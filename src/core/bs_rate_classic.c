@@ -379,6 +379,193 @@ classic_table(const classic_rows *cr, int K, const ld *inverses,
 #define TILT_BELOW (-10000.0L)
 
 /*
+ * The logarithms the classic rate is made of, in a[] of 4 (K + 1) (K = k):
+ * a[u] = ln(C(m-u,k)/C(m,k)); suffix = a + (K + 1), suffix[u] = a[K] -
+ * a[u] summed directly; cost = a + 2 (K + 1), cost[j] = sum_{v<j}
+ * k/(m-v-k), the error weight of classic_direct; x = a + 3 (K + 1),
+ * x[v] = ln(C(m-v-1,k)/C(m-v,k)) = ln(1 - k/(m-v)).
+ */
+static void
+classic_logs(ld m, int k, ld *a)
+{
+	int			K = k;
+	ld		   *suffix = a + (K + 1);
+	ld		   *cost = a + 2 * (K + 1);
+	ld		   *x = a + 3 * (K + 1);
+	int			u;
+	int			v;
+
+	for (v = 0; v < K; v++)
+		x[v] = (m - v - k > 0) ? log1pl(-(ld) k / (m - v)) : -INFINITY;
+	a[0] = 0;
+	cost[0] = 0;
+	for (u = 0; u < K; u++)
+	{
+		a[u + 1] = a[u] + x[u];
+		cost[u + 1] = (m - u - k > 0) ? cost[u] + k / (m - u - k) : INFINITY;
+	}
+	suffix[K] = 0;
+	for (u = K - 1; u >= 0; u--)
+		suffix[u] = suffix[u + 1] + x[u];
+}
+
+/*
+ * J for method (b), and whether a lower bound will do (*partial): with a
+ * finite stop_ln, only on the fast path with its table, and for many
+ * hitting items (with few, the table costs more than the chain, and the
+ * partial sum passes the threshold only near the end).  scratch: k + 1
+ * values.
+ */
+static int
+classic_choose_j(ld m, ld n, int k, const ld *a, ld *scratch, ld stop_ln,
+				 ld guess, int *partial)
+{
+	int			K = k;
+	int			J = 0;
+
+	if (!isinf(stop_ln) &&
+		n * (isinf(a[K]) ? 1 : -expm1l(a[K])) >= BOUND_MIN_HITS)
+	{
+		J = classic_truncation(m, n, k, a, scratch, BOUND_TRUNCATION_TOLERANCE);
+		if (n > 2 && guess > FAST_FLOOR &&
+			((size_t) K + 1) * ((size_t) J + 1) <= ROW_TABLE_LIMIT)
+			*partial = 1;
+	}
+	if (!*partial)
+		J = classic_truncation(m, n, k, a, scratch, TRUNCATION_TOLERANCE);
+	return J;
+}
+
+/*
+ * cr for m, k, J and the logarithms of classic_logs, untilted; inverses
+ * (3 (K + 1) values) are filled with 1/(v+1), 1/(m-k+1-v) (only positive
+ * ones are used) and 1/(m-v).
+ */
+static void
+classic_rows_init(classic_rows *cr, ld m, int k, int J, const ld *a,
+				  ld *inverses)
+{
+	int			K = k;
+	int			v;
+
+	cr->m = m;
+	cr->k = k;
+	cr->J = J;
+	cr->p = isinf(a[K]) ? 1 : -expm1l(a[K]);
+	cr->a = a;
+	cr->suffix = a + (K + 1);
+	cr->log_c_m_k = lgammal(m + 1) - lgammal((ld) k + 1) - lgammal(m - k + 1);
+	cr->inverse_p = 1 / cr->p;
+	for (v = 0; v <= K; v++)
+	{
+		inverses[v] = 1 / (ld) (v + 1);
+		inverses[K + 1 + v] = m - k + 1 - v > 0 ? 1 / (m - k + 1 - v) : 0;
+		inverses[2 * (K + 1) + v] = 1 / (m - v);
+	}
+	cr->inverse_j = inverses;
+	cr->inverse_s = inverses + (K + 1);
+	cr->tilt = 1;
+	cr->log_tilt = 0;
+}
+
+/*
+ * Rates below the long double range (such as 1/C(m,k) for one item,
+ * e^-19858 for m = 1e11, k = 1024) would underflow in the chain and
+ * come out as 0 (ln = -inf), and every such k would then tie with the
+ * others in bs_optimal_k (which returned 571 instead of 1024 for m =
+ * 1e11, n = 1).  So there the chain runs tilted: every transition
+ * tau_u(j) is stored times x^j, with x = m/mu, mu = m(1 - (1-k/m)^n)
+ * (so x^k = 1/U, U of (65)).  A path of the chain from u = K to u = 0
+ * covers K targets in all, whatever its steps, so every term of
+ * Q_C(k) = P(U = 0) (eq. (60) as the chain computes it, value[] =
+ * [u = 0]) gets the same factor x^K: the chain's sum is exactly
+ * x^K Q_C(k) (to the rounding of the products), between L/U and 1 with
+ * L the lower bound of Theorem 15 / (64), well inside the range, and
+ * K ln x is taken off its logarithm.  Only the tail test of the
+ * binomial sum needs the factor (value_log_scale); the truncation at J
+ * is relative, and the tilted runs are below FAST_FLOOR, so no fast-path
+ * cuts and no lower bounds (stop_ln) are involved.  Rates above
+ * e^TILT_BELOW are computed as before, untilted.
+ */
+static void
+classic_tilt(classic_rows *cr, ld guess, int partial)
+{
+	if (guess < TILT_BELOW && !partial)
+	{
+		cr->tilt = expl(-guess / cr->k);
+		cr->log_tilt = logl(cr->tilt);
+	}
+}
+
+/*
+ * Run the chain of cr (method (b)) as bs_hit_chain_auto would, making only
+ * the row table each path needs (table: whether to make one at all); with
+ * partial, only the fast path, for a lower bound or nothing (-inf).  value
+ * holds [u = 0] and finish (classic_finish) after it.
+ */
+static bs_status
+classic_chain(const classic_rows *cr, ld n, const ld *inverses,
+			  const ld *value, int table, ld guess, ld stop_ln, int partial,
+			  ld *ln_out, work *wk, bs_error *err)
+{
+	int			K = cr->k;
+	const ld   *finish = value + K + 1;
+	ld		   *diag = NULL;
+	double	   *fast_diag = NULL;
+	bs_status	status = BS_OK;
+	hit_chain	hc;
+	int			inexact = 1;
+	int			stopped = 0;
+
+	hc.K = K;
+	hc.J = cr->J;
+	hc.diag = NULL;
+	hc.length = chain_length(K, cr->J);
+	hc.stride = diag_stride(K);
+	hc.fast_diag = NULL;
+	hc.make_row = classic_make_row;
+	hc.context = cr;
+	hc.value = value;
+	hc.finish = finish;
+	hc.n_items = n;
+	hc.log_miss = cr->a[K];
+	hc.floor_ln = classic_floor_ln(cr->m, n, cr->k) + K * cr->log_tilt;
+	hc.stop_ln = partial ? stop_ln : INFINITY;
+	hc.value_log_scale = K * cr->log_tilt;
+
+	if (table && guess > FAST_FLOOR)
+	{
+		fast_diag = classic_table(cr, K, inverses, finish, 1, wk, err, &status);
+		if (fast_diag == NULL)
+			return status;
+		hc.fast_diag = fast_diag;
+		status = bs_hit_chain_run(&hc, 1, ln_out, &inexact, &stopped, wk, err);
+		hc.fast_diag = NULL;
+	}
+	if (partial)
+	{
+		/* a lower bound, or nothing when the double range fails it */
+		if (inexact)
+			*ln_out = -INFINITY;
+		goto done;
+	}
+	if (status == BS_OK && inexact)
+	{
+		if (table &&
+			(hc.diag = diag = classic_table(cr, K, inverses, finish, 0,
+											wk, err, &status)) == NULL)
+			goto done;
+		status = bs_hit_chain_run(&hc, 0, ln_out, &inexact, &stopped, wk, err);
+	}
+	if (status == BS_OK && cr->log_tilt != 0)
+		*ln_out -= hc.value_log_scale;
+done:
+	bs_work_free(fast_diag);
+	bs_work_free(diag);
+	return status;
+}
+
+/*
  * ln Q_C(k).  With a finite stop_ln, a cheaper lower bound may do
  * (*partial set, *ln_out the bound, -inf when none was found): the chain
  * truncated at a smaller J (BOUND_TRUNCATION_TOLERANCE) and stopped as soon
@@ -394,23 +581,13 @@ bs_classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld stop_ln,
 	int			K = k;
 	ld			m = (ld) m_int;
 	ld			n = (ld) n_int;
-	ld		   *a;				/* a[u] = ln(C(m-u,k)/C(m,k)) */
-	ld		   *suffix;			/* suffix[u] = a[K] - a[u], summed directly */
-	ld		   *cost;
-	ld		   *x;
-	ld		   *diag = NULL;
+	ld		   *a;				/* classic_logs */
 	ld		   *inverses = NULL;
 	ld		   *value = NULL;
-	ld		   *finish;		/* tau_u(u), u <= J */
-	double	   *fast_diag = NULL;
-	int			table;
 	bs_status	status = BS_OK;
 	ld			direct;
 	classic_rows cr;
-	size_t		length;
-	int			J = 0;
-	int			u;
-	int			v;
+	int			J;
 	/* rough rate: U (65) */
 	ld			guess = k * logl(-expm1l(n * log1pl(-(ld) k / m)));
 
@@ -418,157 +595,31 @@ bs_classic_ln(int64_t m_int, int64_t n_int, int64_t k_int, ld stop_ln,
 	a = bs_work_alloc(4 * ((size_t) K + 1), err, &status);
 	if (a == NULL)
 		return status;
-	suffix = a + (K + 1);
-	cost = a + 2 * (K + 1);
-	x = a + 3 * (K + 1);
-
-	/* x[v] = ln(C(m-v-1,k)/C(m-v,k)) = ln(1 - k/(m-v)) */
-	for (v = 0; v < K; v++)
-		x[v] = (m - v - k > 0) ? log1pl(-(ld) k / (m - v)) : -INFINITY;
-	a[0] = 0;
-	cost[0] = 0;
-	for (u = 0; u < K; u++)
-	{
-		a[u + 1] = a[u] + x[u];
-		cost[u + 1] = (m - u - k > 0) ? cost[u] + k / (m - u - k) : INFINITY;
-	}
-	suffix[K] = 0;
-	for (u = K - 1; u >= 0; u--)
-		suffix[u] = suffix[u + 1] + x[u];
-
-	if (classic_direct(m, n, k, a, cost, &direct, wk))
+	classic_logs(m, k, a);
+	if (classic_direct(m, n, k, a, a + 2 * (K + 1), &direct, wk))
 	{
 		*ln_out = logl(direct);
 		bs_work_free(a);
 		return BS_OK;
 	}
 
-	/*
-	 * method (b); cost[] is free again and serves as scratch.  A lower
-	 * bound only on the fast path with its table, and for many hitting
-	 * items: with few, the table costs more than the chain, and the
-	 * partial sum passes the threshold only near the end.
-	 */
-	if (!isinf(stop_ln) &&
-		n * (isinf(a[K]) ? 1 : -expm1l(a[K])) >= BOUND_MIN_HITS)
-	{
-		J = classic_truncation(m, n, k, a, cost, BOUND_TRUNCATION_TOLERANCE);
-		if (n_int > 2 && guess > FAST_FLOOR &&
-			((size_t) K + 1) * ((size_t) J + 1) <= ROW_TABLE_LIMIT)
-			*partial = 1;
-	}
-	if (!*partial)
-		J = classic_truncation(m, n, k, a, cost, TRUNCATION_TOLERANCE);
-	cr.m = m;
-	cr.k = k;
-	cr.J = J;
-	cr.p = isinf(a[K]) ? 1 : -expm1l(a[K]);
-	cr.a = a;
-	cr.suffix = suffix;
-	cr.log_c_m_k = lgammal(m + 1) - lgammal((ld) k + 1) - lgammal(m - k + 1);
-	cr.inverse_p = 1 / cr.p;
-	length = chain_length(K, J);
-
-	/* 1/(v+1), 1/(m-k+1-v) (only positive ones are used) and 1/(m-v) */
+	/* method (b); cost[] of classic_logs is free again and serves as scratch */
+	J = classic_choose_j(m, n, k, a, a + 2 * (K + 1), stop_ln, guess, partial);
 	inverses = bs_work_alloc(3 * ((size_t) K + 1), err, &status);
 	if (inverses == NULL)
 		goto done;
-	for (v = 0; v <= K; v++)
-	{
-		inverses[v] = 1 / (ld) (v + 1);
-		inverses[K + 1 + v] = m - k + 1 - v > 0 ? 1 / (m - k + 1 - v) : 0;
-		inverses[2 * (K + 1) + v] = 1 / (m - v);
-	}
-	cr.inverse_j = inverses;
-	cr.inverse_s = inverses + (K + 1);
+	classic_rows_init(&cr, m, k, J, a, inverses);
+	classic_tilt(&cr, guess, *partial);
 
-	/*
-	 * Rates below the long double range (such as 1/C(m,k) for one item,
-	 * e^-19858 for m = 1e11, k = 1024) would underflow in the chain and
-	 * come out as 0 (ln = -inf), and every such k would then tie with the
-	 * others in bs_optimal_k (which returned 571 instead of 1024 for m =
-	 * 1e11, n = 1).  So there the chain runs tilted: every transition
-	 * tau_u(j) is stored times x^j, with x = m/mu, mu = m(1 - (1-k/m)^n)
-	 * (so x^k = 1/U, U of (65)).  A path of the chain from u = K to u = 0
-	 * covers K targets in all, whatever its steps, so every term of
-	 * Q_C(k) = P(U = 0) (eq. (60) as the chain computes it, value[] =
-	 * [u = 0]) gets the same factor x^K: the chain's sum is exactly
-	 * x^K Q_C(k) (to the rounding of the products), between L/U and 1 with
-	 * L the lower bound of Theorem 15 / (64), well inside the range, and
-	 * K ln x is taken off its logarithm.  Only the tail test of the
-	 * binomial sum needs the factor (value_log_scale); the truncation at J
-	 * is relative, and the tilted runs are below FAST_FLOOR, so no fast-path
-	 * cuts and no lower bounds (stop_ln) are involved.  Rates above
-	 * e^TILT_BELOW are computed as before, untilted.
-	 */
-	cr.tilt = 1;
-	cr.log_tilt = 0;
-	if (guess < TILT_BELOW && !*partial)
-	{
-		cr.tilt = expl(-guess / k);
-		cr.log_tilt = logl(cr.tilt);
-	}
-
-	table = n_int > 2 && ((size_t) K + 1) * ((size_t) J + 1) <= ROW_TABLE_LIMIT;
 	value = bs_work_alloc((size_t) K + 1 + (size_t) J + 1, err, &status);
 	if (value == NULL)
 		goto done;
 	value[0] = 1;
-	finish = value + K + 1;
-	classic_finish(&cr, finish, inverses + 2 * (K + 1));
-	{
-		hit_chain	hc;
-		int			inexact = 1;
-		int			stopped = 0;
-
-		hc.K = K;
-		hc.J = J;
-		hc.diag = NULL;
-		hc.length = length;
-		hc.stride = diag_stride(K);
-		hc.fast_diag = NULL;
-		hc.make_row = classic_make_row;
-		hc.context = &cr;
-		hc.value = value;
-		hc.finish = finish;
-		hc.n_items = n;
-		hc.log_miss = a[K];
-		hc.floor_ln = classic_floor_ln(m, n, k) + K * cr.log_tilt;
-		hc.stop_ln = *partial ? stop_ln : INFINITY;
-		hc.value_log_scale = K * cr.log_tilt;
-
-		/* as bs_hit_chain_auto, making only the table each path needs */
-		if (table && guess > FAST_FLOOR)
-		{
-			fast_diag = classic_table(&cr, K, inverses, finish, 1, wk,
-									  err, &status);
-			if (fast_diag == NULL)
-				goto done;
-			hc.fast_diag = fast_diag;
-			status = bs_hit_chain_run(&hc, 1, ln_out, &inexact, &stopped, wk, err);
-			hc.fast_diag = NULL;
-		}
-		if (*partial)
-		{
-			/* a lower bound, or nothing when the double range fails it */
-			if (inexact)
-				*ln_out = -INFINITY;
-			goto done;
-		}
-		if (status == BS_OK && inexact)
-		{
-			if (table &&
-				(hc.diag = diag = classic_table(&cr, K, inverses, finish, 0,
-												wk, err, &status)) == NULL)
-				goto done;
-			status = bs_hit_chain_run(&hc, 0, ln_out, &inexact, &stopped, wk, err);
-		}
-		if (status == BS_OK && cr.log_tilt != 0)
-			*ln_out -= hc.value_log_scale;
-	}
+	classic_finish(&cr, value + K + 1, inverses + 2 * (K + 1));
+	status = classic_chain(&cr, n, inverses, value,
+						   n_int > 2 && ((size_t) K + 1) * ((size_t) J + 1) <= ROW_TABLE_LIMIT,
+						   guess, stop_ln, *partial, ln_out, wk, err);
 done:
-	bs_work_free(fast_diag);
-	bs_work_free(diag);
 	bs_work_free(inverses);
 	bs_work_free(value);
 	bs_work_free(a);
