@@ -89,6 +89,8 @@ standard_direct(ld m, ld N, int K, const ld *weight, ld weight_rel,
 		if (d > 0)
 			for (j = d; j >= 1; j--)
 				binom[j] += binom[j - 1];
+		/* the row costs as much for a d of no weight, and most d have none */
+		bs_analysis_tick(wk, (unsigned long) d + 1);
 		if (weight[d] == 0)
 			continue;
 		for (j = 0; j <= d; j++)
