@@ -8,8 +8,12 @@ DATA = sql/bloomsketch--0.1.0.sql sql/bloomsketch--0.1.0--0.2.0.sql
 CORE_OBJS = src/core/bs_error.o src/core/bs_primes.o src/core/bs_base64.o src/core/bs_codec_util.o \
 	src/core/bs_bloom.o src/core/bs_probe_other.o src/core/bs_scheme.o \
 	src/core/bs_bloom_merge.o src/core/bs_bloom_codec.o \
-	src/core/bs_estimate.o src/core/bs_analysis.o src/core/bs_chain_step.o src/core/bs_sizing.o \
-	src/core/bs_blocked_model.o src/core/bs_block_simd.o src/core/bs_scheme_sizing.o src/core/bs_km_model.o \
+	src/core/bs_estimate.o src/core/bs_analysis.o src/core/bs_analysis_work.o \
+	src/core/bs_hit_chain.o src/core/bs_rate_standard.o src/core/bs_rate_classic.o \
+	src/core/bs_k_bounds.o src/core/bs_k_search.o src/core/bs_optimal_k.o src/core/bs_optimal_bits.o \
+	src/core/bs_chain_step.o src/core/bs_sizing.o \
+	src/core/bs_blocked_model.o src/core/bs_block_simd.o src/core/bs_scheme_sizing.o \
+	src/core/bs_km_model.o src/core/bs_km_exact.o \
 	src/core/bs_cms.o src/core/bs_cms_codec.o
 PG_OBJS = src/pg/bloomsketch.o src/pg/value_family.o src/pg/value_structured.o src/pg/stored_cache.o src/pg/bloomfilter_io.o \
 	src/pg/bloomfilter_probe.o src/pg/bloomfilter_funcs.o src/pg/bloomfilter_agg.o \

@@ -1,6 +1,7 @@
 /*
  * analysis_speed.c — speed of the exact analysis (src/core/bs_analysis.c and
- * the exact sizing of src/core/bs_sizing.c), on the pure C core.
+ * the files it names, and the exact sizing of src/core/bs_sizing.c), on the
+ * pure C core.
  *
  * Times every function over a grid that covers the corners of the ranges of
  * the issue — m in {64, 5000, 10^6, 2^33}, n in {1, 10^3, 10^6, 10^9},

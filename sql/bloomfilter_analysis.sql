@@ -55,6 +55,15 @@ SELECT m, n, k, round(log(bloom_fpr_exact(m, n, k)::numeric), 6) AS log10_standa
 FROM (VALUES (10000::bigint, 1::bigint, 150), (6000, 1, 150)) v(m, n, k);
 -- Below the smallest double the rate is 0 (documented).
 SELECT bloom_fpr_exact(20000, 10, 1000) AS below_double_range;
+-- Few items in a huge filter: the rate keeps falling up to the cap on k, so
+-- the optimal k is the cap, 1024, for both constructions, although the
+-- classic rates there lie below even the long double range (1/C(1e11, 1024)
+-- is about e^-19900).  Computed as 0 such rates would tie, and the search
+-- would settle on a smaller k (571, 905 and 690 here).  Their efficiency is
+-- finite too.
+SELECT m, n, bloom_optimal_k(m, n, 'classic') AS classic_k, bloom_optimal_k(m, n) AS standard_k
+FROM (VALUES (100000000000::bigint, 1::bigint), (100000000, 1), (100000000000, 10)) v(m, n);
+SELECT bloom_efficiency(100000000000, 1, 1024, 'classic') > 0 AS classic_efficiency_finite;
 -- Large filters answer quickly (a benchmark measures the time).
 SELECT abs(bloom_fpr_exact(8589934592, 1000000000, 7) / bloom_fpr_approx(8589934592, 1000000000, 7) - 1) < 1e-6 AS large_close_to_approx,
        bloom_fpr_exact(8589934592, 1000000000, 7) >= bloom_fpr_approx(8589934592, 1000000000, 7) AS large_above_approx,

@@ -82,6 +82,11 @@ DEALLOCATE agg_with_scheme;
 SELECT bloom_expected_fpr(1000, 100, 7, 'partition');
 SELECT bloom_expected_fpr(1000, 100, 7, 'blocked');
 SELECT bloom_expected_fpr(1024, 100, 65, 'blocked');
+-- an expected rate is a probability, also for an overfull filter, where
+-- the blocked model's binomial weights, summed in double, would add up to a
+-- little over 1 (1.0000000000004)
+SELECT s AS scheme, bloom_expected_fpr(512000000, 1000000000, 64, s) BETWEEN 0.999999 AND 1 AS nearly_one_at_most_one
+FROM unnest(ARRAY['double', 'double_square', 'double_cube', 'partition', 'independent', 'blocked']) s;
 -- a text value whose shape does not suit its scheme: a prime m is not k subarrays
 SELECT 'bloom:v1:partition:none:k=7:m=97:seed=0:items=0:AAAAAAAAAAAAAAAA'::bloomfilter;
 SELECT 'bloom:v1:blocked:none:k=7:m=97:seed=0:items=0:AAAAAAAAAAAAAAAA'::bloomfilter;

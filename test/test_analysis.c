@@ -1,13 +1,14 @@
 /*
- * test_analysis.c — checks of src/core/bs_analysis.c (exact false-positive
- * rates, bounds, optimal k and m, efficiency).
+ * test_analysis.c — checks of the exact analysis, src/core/bs_analysis.c and
+ * the files it names (exact false-positive rates, bounds, optimal k and m,
+ * efficiency).
  *
  * Build and run from the repository root:
  *
  *	make -C test analysis
  *
- * (test/analysis_internal.c, which includes src/core/bs_analysis.c to reach
- * its static functions, takes that file's place in the link)
+ * (with test/analysis_internal.c, which reaches internal functions of the
+ * analysis through src/core/bs_analysis_internal.h)
  *
  * (an optional argument names the reference file; by default
  * test/analysis_reference.txt, or analysis_reference.txt when run from test/).
@@ -1339,14 +1340,15 @@ test_prime_bits(void)
 }
 
 /*
- * K. The chain's cheap lower bound (classic_ln with a finite stop, through
- * rate_bound_ln; test/analysis_internal.c reaches these static functions):
+ * K. The chain's cheap lower bound (bs_classic_ln with a finite stop,
+ * through bs_rate_bound_ln; test/analysis_internal.c reaches these internal
+ * functions):
  * over a grid of classic (m, n, k), m = 64 .. 2^33, n = 1 .. 10^9,
  * k = 1 .. 1000 (many of them with at least 32 expected hits, where the
  * bound is computed), and thresholds below and above the exact rate, with
- * the stop above_by_bound uses: a bound (partial) is at most the exact rate
- * (less the 1e-10 relative allowance above_by_bound takes off), never
- * certifies "above" a threshold at or over the exact rate, and, when it
+ * the stop bs_k_above_by_bound uses: a bound (partial) is at most the
+ * exact rate (less the 1e-10 relative allowance bs_k_above_by_bound takes
+ * off), never certifies "above" a threshold at or over the exact rate, and, when it
  * stops past a threshold below the exact rate, certifies "above" it; a
  * threshold clearly below the rate is always passed.  A result that is not
  * partial is the exact rate, bit for bit.

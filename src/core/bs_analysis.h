@@ -77,7 +77,7 @@ bs_status	bs_fpr_exact(int64_t m, int64_t n, int64_t k, bs_construction c,
  * ln f(m, n, k); -HUGE_VAL when the rate is 0 (n = 0).  Rates below the
  * long double range (e.g. a classic filter holding one item, rate 1/C(m,k),
  * with C(m,k) > 1e4932) come out as finite logarithms too: the classic
- * chain is tilted there (bs_analysis.c, classic_ln).
+ * chain is tilted there (bs_rate_classic.c, bs_classic_ln).
  */
 bs_status	bs_fpr_exact_log(int64_t m, int64_t n, int64_t k, bs_construction c,
 							 double *ln_out, bs_error *err);
@@ -115,7 +115,7 @@ bs_status	bs_fpr_bounds(int64_t m, int64_t n, int64_t k, double *lower,
  * unconstrained optimum lies beyond K_max (n much smaller than m), K_max is
  * returned.  n = 0: every k gives rate 0, so the answer is 1.  Rates within
  * 1e-12 relative of each other (the accuracy of the computation) count as
- * ties.  Method (bs_analysis.c, "Optimal k and m"): a walk with Newton
+ * ties.  Method (the opening comment of bs_optimal_k.c): a walk with Newton
  * steps on the exact rates from a guess between the minimisers of the lower
  * bound (57)/(64) and the upper bound (65) reaches a local minimum in some
  * 1-5 exact evaluations; the bounds then rule out every other k (bisecting
@@ -135,7 +135,7 @@ bs_status	bs_optimal_k(int64_t m, int64_t n, bs_construction c, int64_t *k_out,
  * within 1e-12 relative: an exact tie such as rate 1/2 for fpr 1/2 counts
  * as reaching it).  n = 0 gives 1.  BS_ERR_TOO_LARGE (54000) when that m
  * exceeds BS_ANALYSIS_MAX_BITS.  The rate does not increase with m for any
- * fixed n, k (proof by coupling in bs_analysis.c), so the answer is found by
+ * fixed n, k (proof by coupling in bs_optimal_k.c), so the answer is found by
  * a secant estimate from a few exact rates, then galloping and bisection on
  * the decision "some k reaches fpr at m", which bounds settle for most m;
  * the decisions near the answer take a few exact rates each (some 4-10 in

@@ -504,14 +504,25 @@ model_fpr(const cover_model *model, long double n, double fill, bool bound)
 	single = model->sigma - covered_by_multi / k;
 	if (single < 0)
 		single = 0;
-	single_coverage(n, single, fill > 1 ? 1 : fill, k, cov);
 	/*
-	 * The z whose probes meet (d < k) are rare, about 1/m each: their union
-	 * is taken as the bound, which needs no step matrix per d.
+	 * An observed fill counts the bits the multi-covers set too: the share
+	 * set by members covering one position is the fill raised to
+	 * ln(1 - s) / ln(1 - sigma), as (1 - s)^n is to (1 - sigma)^n.
+	 */
+	if (fill > 1)
+		fill = 1;
+	if (fill > 0 && fill < 1 && single < model->sigma)
+		fill = (double) -expm1l(log1pl(-(long double) fill) * log1pl(-single) / log1pl(-model->sigma));
+	single_coverage(n, single, fill, k, cov);
+	/*
+	 * The z whose probes meet (d < k) are rare in all but tiny filters,
+	 * about 1/m each: below a share of 1e-4 their union is taken as the
+	 * bound, which needs no step matrix per d.
 	 */
 	for (uint32_t d = 1; d <= k; d++)
 		if (model->z_share[d] > 0)
-			rate += model->z_share[d] * mixed_rate(model, n, multi, cov, d, bound || d < k);
+			rate += model->z_share[d] *
+				mixed_rate(model, n, multi, cov, d, bound || (d < k && model->z_share[d] < 1e-4L));
 	return rate > 1 ? 1 : (double) rate;
 }
 
@@ -542,6 +553,14 @@ bs_km_term_factor(uint8_t scheme, uint64_t bits, uint32_t hashes, double items)
 	if (cov[hashes] > 0)
 		return with_term / (double) cov[hashes];
 	return with_term > 0 ? INFINITY : 1;
+}
+
+double
+bs_km_rate(uint8_t scheme, uint64_t bits, uint32_t hashes, double items)
+{
+	double		exact = bs_km_exact_fpr(scheme, bits, hashes, items);
+
+	return isnan(exact) ? bs_km_fpr(scheme, bits, hashes, items, -1) : exact;
 }
 
 /* The next prime m (or width m') of the scheme at or after `at`. */
@@ -662,7 +681,7 @@ bs_km_size(uint8_t scheme, int64_t capacity, double fpr, uint64_t max_bits,
 	 * modelled still combine with new ones of the same capacity and rate).
 	 */
 	if (start_bits != 0 && start_bits <= max_bits &&
-		(bs_km_fpr(scheme, start_bits, start_hashes, n, -1) <= fpr ||
+		(bs_km_rate(scheme, start_bits, start_hashes, n) <= fpr ||
 		 bs_km_term_factor(scheme, start_bits, start_hashes, n) <= 1 + KM_TERM_TOLERANCE))
 	{
 		*bits = start_bits;
@@ -695,6 +714,14 @@ bs_km_size(uint8_t scheme, int64_t capacity, double fpr, uint64_t max_bits,
 	}
 	if (best == 0)
 		return false;
+	/* the model errs low for a few tiny shapes: the exact rate has the last word */
+	while (bs_km_rate(scheme, best, best_k, n) > fpr)
+	{
+		best = shape_at(scheme, (uint64_t) ceil(best * 1.01 / (scheme == BS_SCHEME_PARTITION ? best_k : 1)),
+						best_k);
+		if (best > max_bits)
+			return false;
+	}
 	*bits = best;
 	*hashes = best_k;
 	return true;

@@ -28,6 +28,17 @@ double		bs_km_fpr(uint8_t scheme, uint64_t bits, uint32_t hashes, double items,
 					  double fill);
 
 /*
+ * The exact rate of a filter of double, double_square or double_cube under
+ * ideal hashing (bs_km_exact.c), where counting it is cheap: k <= 16 and
+ * m k^2 (m^2 k^2 for the extended schemes) at most 1e6, about a
+ * millisecond.  NAN elsewhere.
+ */
+double		bs_km_exact_fpr(uint8_t scheme, uint64_t bits, uint32_t hashes, double items);
+
+/* The rate sizing and bloom_expected_fpr use: exact where cheap, else the model. */
+double		bs_km_rate(uint8_t scheme, uint64_t bits, uint32_t hashes, double items);
+
+/*
  * bs_km_fpr with fill < 0 over the same model without the term: the factor
  * by which the term multiplies the rate (1 when it adds nothing).
  */

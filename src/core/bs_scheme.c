@@ -218,10 +218,11 @@ rate_from_fill(const bs_bloom *filter)
 }
 
 /*
- * For the schemes with Kirsch and Mitzenmacher's Theta(1/n) term, the rate
- * from the fill times the factor the term brings at the estimated number of
- * items (bs_km_model.h); with so few items that no k members of one
- * position each could cover a non-member, the model's rate itself.
+ * For the schemes with Kirsch and Mitzenmacher's Theta(1/n) term, their
+ * model (bs_km_model.h) at the estimated number of items, with the chance
+ * that one position is set taken from the fill: the k-th root of the rate
+ * from the fill, so that with no member covering two positions the answer
+ * is that rate itself.
  */
 double
 bs_bloom_current_fpr(const bs_bloom *filter)
@@ -229,16 +230,17 @@ bs_bloom_current_fpr(const bs_bloom *filter)
 	double		rate = rate_from_fill(filter);
 	bs_occupancy model;
 	double		items;
-	double		factor;
+	double		exact;
 
-	if (!bs_km_models(filter->scheme) || rate >= 1)
+	if (!bs_km_models(filter->scheme) || rate >= 1 || rate <= 0)
 		return rate;
 	bs_scheme_occupancy(filter->scheme, filter->bits, filter->hashes, &model);
 	items = bs_model_estimate_items(&model, bs_bloom_count_set(filter));
 	if (!(items > 0) || isinf(items))
 		return rate;
-	factor = bs_km_term_factor(filter->scheme, filter->bits, filter->hashes, items);
-	if (isinf(factor))
-		return bs_km_fpr(filter->scheme, filter->bits, filter->hashes, items, -1);
-	return fmin(1, rate * factor);
+	exact = bs_km_exact_fpr(filter->scheme, filter->bits, filter->hashes, items);
+	if (!isnan(exact))
+		return exact;
+	return bs_km_fpr(filter->scheme, filter->bits, filter->hashes, items,
+					 pow(rate, 1.0 / filter->hashes));
 }

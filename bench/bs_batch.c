@@ -19,6 +19,10 @@
  * The bits and answers are those of bs_bloom_add and bs_bloom_test, value by
  * value (test_core checks it for every scheme); only the order in which the
  * bits are set differs, and OR does not care.
+ *
+ * Only the benchmarks (core_throughput.c) and test_core call these, so they
+ * live here rather than in src/core, and the extension's library does not
+ * carry them.
  */
 #include "bs_batch.h"
 
