@@ -680,6 +680,9 @@ bs_km_size(uint8_t scheme, int64_t capacity, double fpr, uint64_t max_bits,
 	 * (below what the model resolves, and filters sized before the term was
 	 * modelled still combine with new ones of the same capacity and rate).
 	 */
+	/* no shape of at most max_bits can reach fpr: decided before any model */
+	if (sqrt(n / fpr) > (double) max_bits)
+		return false;
 	if (start_bits != 0 && start_bits <= max_bits &&
 		(bs_km_rate(scheme, start_bits, start_hashes, n) <= fpr ||
 		 bs_km_term_factor(scheme, start_bits, start_hashes, n) <= 1 + KM_TERM_TOLERANCE))
