@@ -26,8 +26,13 @@
  * capacity: -l 0.25), the regime where the Theta(1/n) term is the largest
  * share of the rate; the estimates are then checked at that count.
  *
+ * With -u CELLS.csv the cells of an earlier run are read first and only the
+ * cells that -n, -f and -s select are measured again (or added): after a
+ * change that moves only some cells, `rate_study -u docs/rates.csv -n 10,100
+ * -o docs/rates.csv` refreshes those and prints every table.
+ *
  * Usage: rate_study [-e E] [-j JOBS] [-l LOAD] [-n N,...] [-f FPR,...]
- *                   [-s SCHEME,...] [-o CELLS.csv]
+ *                   [-s SCHEME,...] [-u EARLIER.csv] [-o CELLS.csv]
  * Prints a markdown table per rate on stdout, progress on stderr; exits 1
  * when a cell's measured rate is above the interval of the requested rate or
  * outside that of either estimate.
@@ -281,6 +286,86 @@ write_csv(const shared_state *s, const char *path)
 	fclose(out);
 }
 
+/* Read an earlier run's cells (write_csv's format) as done; false on error. */
+static bool
+read_csv(shared_state *s, const char *path)
+{
+	FILE	   *in = fopen(path, "r");
+	char		line[512];
+	bool		ok;
+
+	if (in == NULL || fgets(line, sizeof(line), in) == NULL)
+		return false;
+	while (fgets(line, sizeof(line), in) != NULL && s->ncells < MAX_CELLS)
+	{
+		cell	   *c = &s->cells[s->ncells];
+		char		name[32];
+		long long	n, filters, probes;
+		unsigned long long m;
+
+		if (sscanf(line, "%31[^,],%lld,%lf,%d,%llu,%u,%lld,%lld,%lf,%lf,%lf,%lf", name, &n,
+				   &c->fpr, &c->refused, &m, &c->k, &filters, &probes, &c->positives,
+				   &c->spread, &c->expected, &c->estimated) != 12)
+			break;
+		for (uint8_t scheme = 1; scheme <= BS_SCHEME_LAST; scheme++)
+			if (strcmp(name, bs_scheme_name(scheme)) == 0)
+				c->scheme = scheme;
+		c->n = n;
+		c->m = m;
+		c->filters = filters;
+		c->probes = probes;
+		c->done = 1;
+		s->ncells++;
+	}
+	ok = !ferror(in);
+	fclose(in);
+	return ok;
+}
+
+/* The cell of (scheme, n, fpr): an earlier one, cleared to be measured again, or a new one. */
+static cell *
+cell_for(shared_state *s, uint8_t scheme, int64_t n, double fpr)
+{
+	cell	   *c = NULL;
+
+	for (int i = 0; i < s->ncells && c == NULL; i++)
+		if (s->cells[i].scheme == scheme && s->cells[i].n == n && s->cells[i].fpr == fpr)
+			c = &s->cells[i];
+	if (c == NULL)
+		c = &s->cells[s->ncells++];
+	memset(c, 0, sizeof(*c));
+	c->scheme = scheme;
+	c->n = n;
+	c->fpr = fpr;
+	return c;
+}
+
+/* Every rate among the cells, largest first: the tables to print. */
+static int
+rates_of(const shared_state *s, double *fprs)
+{
+	int			count = 0;
+
+	for (int i = 0; i < s->ncells; i++)
+	{
+		bool		seen = false;
+
+		for (int j = 0; j < count && !seen; j++)
+			seen = fprs[j] == s->cells[i].fpr;
+		if (!seen && count < MAX_FPRS)
+			fprs[count++] = s->cells[i].fpr;
+	}
+	for (int i = 1; i < count; i++)
+		for (int j = i; j > 0 && fprs[j] > fprs[j - 1]; j--)
+		{
+			double		swap = fprs[j];
+
+			fprs[j] = fprs[j - 1];
+			fprs[j - 1] = swap;
+		}
+	return count;
+}
+
 static int
 by_cost(const void *a, const void *b, void *cells)
 {
@@ -300,10 +385,12 @@ main(int argc, char **argv)
 	double		target = 1100;
 	int			jobs = 2;
 	const char *csv = NULL;
+	const char *earlier = NULL;
+	int			nmeasured = 0;
 	shared_state *s;
 	int			opt;
 
-	while ((opt = getopt(argc, argv, "e:j:l:n:f:s:o:")) != -1)
+	while ((opt = getopt(argc, argv, "e:j:l:n:f:s:u:o:")) != -1)
 	{
 		switch (opt)
 		{
@@ -313,9 +400,10 @@ main(int argc, char **argv)
 			case 'n': nns = parse_list(optarg, ns, MAX_NS); break;
 			case 'f': nfprs = parse_list(optarg, fprs, MAX_FPRS); break;
 			case 's': nschemes = parse_list(optarg, scheme_list, BS_SCHEME_LAST); break;
+			case 'u': earlier = optarg; break;
 			case 'o': csv = optarg; break;
 			default:
-				fprintf(stderr, "usage: rate_study [-e E] [-j JOBS] [-l LOAD] [-n N,...] [-f FPR,...] [-s SCHEME_CODE,...] [-o CELLS.csv]\n");
+				fprintf(stderr, "usage: rate_study [-e E] [-j JOBS] [-l LOAD] [-n N,...] [-f FPR,...] [-s SCHEME_CODE,...] [-u EARLIER.csv] [-o CELLS.csv]\n");
 				return 2;
 		}
 	}
@@ -323,21 +411,22 @@ main(int argc, char **argv)
 	if (s == MAP_FAILED)
 		return 2;
 	memset(s, 0, sizeof(*s));
+	if (earlier != NULL && !read_csv(s, earlier))
+	{
+		perror(earlier);
+		return 2;
+	}
 	for (int fi = 0; fi < nfprs; fi++)
 		for (int si = 0; si < nschemes; si++)
-			for (int ni = 0; ni < nns; ni++)
+			for (int ni = 0; ni < nns && s->ncells < MAX_CELLS; ni++)
 			{
-				cell	   *c = &s->cells[s->ncells];
+				cell	   *c = cell_for(s, (uint8_t) scheme_list[si], (int64_t) ns[ni], fprs[fi]);
 
-				c->scheme = (uint8_t) scheme_list[si];
-				c->n = (int64_t) ns[ni];
-				c->fpr = fprs[fi];
 				/* probes, slower on filters beyond the cache */
 				c->cost = probes_for(c->fpr, target) * (1 + log10(ns[ni]));
-				s->order[s->ncells] = s->ncells;
-				s->ncells++;
+				s->order[nmeasured++] = (int) (c - s->cells);
 			}
-	qsort_r(s->order, s->ncells, sizeof(int), by_cost, s->cells);
+	qsort_r(s->order, nmeasured, sizeof(int), by_cost, s->cells);
 	for (int j = 0; j < jobs; j++)
 	{
 		if (fork() == 0)
@@ -347,13 +436,13 @@ main(int argc, char **argv)
 				int			next = __atomic_fetch_add(&s->next, 1, __ATOMIC_SEQ_CST);
 				cell	   *c;
 
-				if (next >= s->ncells)
+				if (next >= nmeasured)
 					_exit(0);
 				c = &s->cells[s->order[next]];
 				run_cell(c, target, UINT64_C(0x5EED) * (uint64_t) (s->order[next] + 1));
 				c->done = 1;
 				fprintf(stderr, "%s n=%lld fpr=%g done (%d of %d)\n", bs_scheme_name(c->scheme),
-						(long long) c->n, c->fpr, next + 1, s->ncells);
+						(long long) c->n, c->fpr, next + 1, nmeasured);
 			}
 		}
 	}
@@ -361,5 +450,7 @@ main(int argc, char **argv)
 		;
 	if (csv != NULL)
 		write_csv(s, csv);
+	if (earlier != NULL)
+		nfprs = rates_of(s, fprs);
 	return print_tables(s, fprs, nfprs) == 0 ? 0 : 1;
 }
