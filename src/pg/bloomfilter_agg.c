@@ -86,7 +86,7 @@ agg_cache(FunctionCallInfo fcinfo)
 	if (cache == NULL)
 	{
 		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(AggCache));
-		value_kind_for_agg_value(&cache->kind, fcinfo);
+		bs_value_kind_for_agg_value(&cache->kind, fcinfo);
 		fcinfo->flinfo->fn_extra = cache;
 	}
 	return cache;
@@ -301,7 +301,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	uint64		step;
 
 	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		not_in_aggregate_error("bloom_agg_trans", "bloom_add(filter, value)");
+		bs_not_in_aggregate_error("bloom_agg_trans", "bloom_add(filter, value)");
 	if (PG_ARGISNULL(1))
 	{
 		/* NULL values are skipped, as sum() skips them */

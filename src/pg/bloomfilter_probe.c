@@ -33,7 +33,7 @@ probe_cache(FunctionCallInfo fcinfo, int value_arg)
 	}
 	if (cache->value_type != type || type == InvalidOid)
 	{
-		value_kind_for_arg(&cache->kind, fcinfo, value_arg);
+		bs_value_kind_for_arg(&cache->kind, fcinfo, value_arg);
 		cache->value_type = type;
 	}
 	return cache;
@@ -76,8 +76,8 @@ filter_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
 	uint64		first;
 	uint64		step;
 
-	filter = (const bs_bloom *) stored_value_arg(fcinfo, filter_arg, &cache->stored,
-												 check_shape_or_error);
+	filter = (const bs_bloom *) bs_stored_value_arg(fcinfo, filter_arg, &cache->stored,
+													check_shape_or_error);
 	canonical_bytes(&cache->kind, PG_GETARG_DATUM(value_arg), &bytes);
 	if (filter->family == BS_FAMILY_NONE)
 	{

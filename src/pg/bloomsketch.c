@@ -81,7 +81,7 @@ bs_report(const bs_error *err, BsSource source)
 }
 
 void
-not_in_aggregate_error(const char *function, const char *instead)
+bs_not_in_aggregate_error(const char *function, const char *instead)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

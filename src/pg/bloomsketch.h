@@ -22,7 +22,7 @@ typedef enum BsSource
 } BsSource;
 
 /* 0A000 for a transition function called outside an aggregate. */
-pg_noreturn void not_in_aggregate_error(const char *function,
+pg_noreturn void bs_not_in_aggregate_error(const char *function,
 													 const char *instead);
 
 /* Raise the error a core function reported. */
@@ -104,10 +104,10 @@ typedef struct CanonicalBytes
  * The kind of values of type typid compared under collation, or an error
  * (0A000) for a type that has no canonical form.
  */
-void		value_kind_init(ValueKind *kind, Oid typid, Oid collation, MemoryContext context);
+void		bs_value_kind_init(ValueKind *kind, Oid typid, Oid collation, MemoryContext context);
 
 /* The kind of a function's argument argnum, in the function's memory context. */
-void		value_kind_for_arg(ValueKind *kind, FunctionCallInfo fcinfo, int argnum);
+void		bs_value_kind_for_arg(ValueKind *kind, FunctionCallInfo fcinfo, int argnum);
 
 /*
  * The kind of an aggregate transition function's value argument (argument
@@ -115,33 +115,33 @@ void		value_kind_for_arg(ValueKind *kind, FunctionCallInfo fcinfo, int argnum);
  * arrived by an implicit cast (citext, name and "char" to text): refused
  * unless the cast values hash as the uncast ones.
  */
-void		value_kind_for_agg_value(ValueKind *kind, FunctionCallInfo fcinfo);
+void		bs_value_kind_for_agg_value(ValueKind *kind, FunctionCallInfo fcinfo);
 
 /* The family signature behind a kind's type tag, e.g. "array(integer)". */
-char	   *value_kind_signature(const ValueKind *kind);
+char	   *bs_value_kind_signature(const ValueKind *kind);
 
 /* An anonymous record's tag: that of the row type hashed last. */
-uint32		record_kind_tag(const struct RecordKind *record);
+uint32		bs_record_kind_tag(const struct RecordKind *record);
 
 /* The type tag to store and compare. */
 static inline uint32
 value_kind_tag(const ValueKind *kind)
 {
-	return likely(kind->record == NULL) ? kind->type_tag : record_kind_tag(kind->record);
+	return likely(kind->record == NULL) ? kind->type_tag : bs_record_kind_tag(kind->record);
 }
 
 /* canonical_bytes for the families whose bytes live in a varlena or need work. */
-void		canonical_bytes_general(const ValueKind *kind, Datum value, CanonicalBytes *out);
+void		bs_canonical_bytes_general(const ValueKind *kind, Datum value, CanonicalBytes *out);
 
 /* Structured values (value_structured.c): kinds and canonical forms. */
-bool		structured_kind_init(ValueKind *kind, Oid base, Oid collation);
-void		structured_canonical(const ValueKind *kind, Datum value, CanonicalBytes *out);
-char	   *structured_signature(const ValueKind *kind);
+bool		bs_structured_kind_init(ValueKind *kind, Oid base, Oid collation);
+void		bs_structured_canonical(const ValueKind *kind, Datum value, CanonicalBytes *out);
+char	   *bs_structured_signature(const ValueKind *kind);
 /* Append a nested value's self-delimiting canonical form. */
-void		canonical_append(const ValueKind *kind, Datum value, StringInfo out);
+void		bs_canonical_append(const ValueKind *kind, Datum value, StringInfo out);
 
 /* The 22023 error, with a hint, for a value of the wrong family. */
-pg_noreturn void family_mismatch_error(const char *type_name,
+pg_noreturn void bs_family_mismatch_error(const char *type_name,
 													const char *noun, uint8 family,
 													uint32 type_tag,
 													const ValueKind *kind);
@@ -150,7 +150,7 @@ pg_noreturn void family_mismatch_error(const char *type_name,
  * Error unless a value of this format version hashes its family as this
  * version does (out of line: only older values reach it).
  */
-void		check_hash_rules(const char *type_name, uint8 version, uint8 family);
+void		bs_check_hash_rules(const char *type_name, uint8 version, uint8 family);
 
 /* One 8-byte little-endian store (read back by the hash without a stall). */
 static inline void
@@ -206,11 +206,11 @@ canonical_bytes(const ValueKind *kind, Datum value, CanonicalBytes *out)
 					out->length = VARSIZE_ANY_EXHDR(v);
 					return;
 				}
-				canonical_bytes_general(kind, value, out);
+				bs_canonical_bytes_general(kind, value, out);
 				return;
 			}
 		default:
-			canonical_bytes_general(kind, value, out);
+			bs_canonical_bytes_general(kind, value, out);
 	}
 }
 
@@ -230,11 +230,11 @@ static inline void
 check_family(const bs_bloom *filter, const ValueKind *kind)
 {
 	if (unlikely(filter->version != BS_BLOOM_FORMAT_VERSION))
-		check_hash_rules("bloomfilter", filter->version, filter->family);
+		bs_check_hash_rules("bloomfilter", filter->version, filter->family);
 	if (unlikely(filter->family != kind->family ||
 				 filter->type_tag != value_kind_tag(kind)) &&
 		filter->family != BS_FAMILY_NONE)
-		family_mismatch_error("bloomfilter", "filter", filter->family, filter->type_tag, kind);
+		bs_family_mismatch_error("bloomfilter", "filter", filter->family, filter->type_tag, kind);
 }
 
 /* Give an empty filter this kind's family, or check it as check_family does. */

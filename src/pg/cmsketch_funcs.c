@@ -27,8 +27,8 @@
 
 /* Allocate a zeroed, empty sketch of checked dimensions. */
 bs_cms *
-cms_alloc(MemoryContext context, uint32 width, uint32 depth, uint32 copies,
-		  uint64 seed)
+bs_cms_alloc(MemoryContext context, uint32 width, uint32 depth, uint32 copies,
+			 uint64 seed)
 {
 	bs_error	err;
 	uint64_t	size;
@@ -53,8 +53,8 @@ cms_alloc(MemoryContext context, uint32 width, uint32 depth, uint32 copies,
  * of its arguments).
  */
 void
-cms_size_or_error(double epsilon, double delta, uint32 *width, uint32 *depth,
-				  uint32 *copies)
+bs_cms_size_or_error(double epsilon, double delta, uint32 *width, uint32 *depth,
+					 uint32 *copies)
 {
 	static bool known = false;
 	static double known_epsilon;
@@ -83,7 +83,7 @@ cms_size_or_error(double epsilon, double delta, uint32 *width, uint32 *depth,
 
 /* Raise an update or merge error; a count out of range is 22003. */
 void
-cms_report_arith(const bs_error *err)
+bs_cms_report_arith(const bs_error *err)
 {
 	if (err->status == BS_ERR_TOO_LARGE)
 		ereport(ERROR,
@@ -95,7 +95,7 @@ cms_report_arith(const bs_error *err)
 
 /* O(1) check that a stored sketch's header matches its size. */
 void
-cms_check_shape_or_error(const bs_cms *cms)
+bs_cms_check_shape_or_error(const bs_cms *cms)
 {
 	bs_error	err;
 
@@ -108,7 +108,7 @@ cms_check_shape_or_error(const bs_cms *cms)
 
 /* 22023: cms_add_value was given a negative count. */
 void
-cms_negative_count_error(int64 count)
+bs_cms_negative_count_error(int64 count)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -119,7 +119,7 @@ cms_negative_count_error(int64 count)
 
 /* 22003: adding `more` would take the total past bigint. */
 void
-cms_total_range_error(uint64 total, uint64 more)
+bs_cms_total_range_error(uint64 total, uint64 more)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
@@ -134,14 +134,14 @@ cms_total_range_error(uint64 total, uint64 more)
  * sketch unchanged: the checked update finds the counter and explains.
  */
 void
-cms_add_error(bs_cms *cms, const bs_cms_probe *probe, const void *data,
-			  size_t length, int64 count)
+bs_cms_add_error(bs_cms *cms, const bs_cms_probe *probe, const void *data,
+				 size_t length, int64 count)
 {
 	bs_error	err;
 
 	if (bs_cms_add(cms, probe, data, length, count, &err) == BS_OK)
 		elog(ERROR, "cmsketch update refused a count the checked update accepts");
-	cms_report_arith(&err);
+	bs_cms_report_arith(&err);
 }
 
 /* A uint64 count as bigint, or 22003. */
@@ -183,7 +183,7 @@ cms_cache(FunctionCallInfo fcinfo, int value_arg)
 	}
 	if (unlikely(!cache->kind_ready))
 	{
-		value_kind_for_arg(&cache->kind, fcinfo, value_arg);
+		bs_value_kind_for_arg(&cache->kind, fcinfo, value_arg);
 		cache->kind_ready = true;
 	}
 	return cache;
@@ -192,7 +192,7 @@ cms_cache(FunctionCallInfo fcinfo, int value_arg)
 static void
 check_stored_shape(const struct varlena *value)
 {
-	cms_check_shape_or_error((const bs_cms *) value);
+	bs_cms_check_shape_or_error((const bs_cms *) value);
 }
 
 /* ---- creating ---- */
@@ -209,8 +209,8 @@ cms_create(PG_FUNCTION_ARGS)
 	uint32		depth;
 	uint32		copies;
 
-	cms_size_or_error(epsilon, delta, &width, &depth, &copies);
-	PG_RETURN_POINTER(cms_alloc(CurrentMemoryContext, width, depth, copies, (uint64) seed));
+	bs_cms_size_or_error(epsilon, delta, &width, &depth, &copies);
+	PG_RETURN_POINTER(bs_cms_alloc(CurrentMemoryContext, width, depth, copies, (uint64) seed));
 }
 
 PG_FUNCTION_INFO_V1(cms_create_dims);
@@ -228,7 +228,7 @@ cms_create_dims(PG_FUNCTION_ARGS)
 
 	if (bs_cms_size_dims(width_in, depth_in, 1, &width, &depth, &copies, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_TEXT);
-	PG_RETURN_POINTER(cms_alloc(CurrentMemoryContext, width, depth, copies, (uint64) seed));
+	PG_RETURN_POINTER(bs_cms_alloc(CurrentMemoryContext, width, depth, copies, (uint64) seed));
 }
 
 /* ---- adding and querying ---- */
@@ -248,7 +248,7 @@ cms_add(PG_FUNCTION_ARGS)
 
 	cache = cms_cache(fcinfo, 1);
 	cms = ((bs_cms *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
-	cms_check_shape_or_error(cms);
+	bs_cms_check_shape_or_error(cms);
 	cms_add_value(cms, cms_probe_for(&cache->probe, &cache->probe_ready, cms),
 				  &cache->kind, PG_GETARG_DATUM(1), PG_GETARG_INT64(2), false);
 	PG_RETURN_POINTER(cms);
@@ -260,8 +260,8 @@ Datum
 cms_estimate(PG_FUNCTION_ARGS)
 {
 	CmsCache   *cache = cms_cache(fcinfo, 1);
-	const bs_cms *cms = (const bs_cms *) stored_value_arg(fcinfo, 0, &cache->stored,
-														  check_stored_shape);
+	const bs_cms *cms = (const bs_cms *) bs_stored_value_arg(fcinfo, 0, &cache->stored,
+															 check_stored_shape);
 	CanonicalBytes bytes;
 	uint64		estimate;
 
@@ -285,7 +285,7 @@ cms_total(PG_FUNCTION_ARGS)
 {
 	bs_cms	   *cms = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 
-	cms_check_shape_or_error(cms);
+	bs_cms_check_shape_or_error(cms);
 	PG_RETURN_INT64(count_to_int64(cms->total, "total"));
 }
 
@@ -299,10 +299,10 @@ cms_inner_product(PG_FUNCTION_ARGS)
 	uint64_t	product;
 	bs_error	err;
 
-	cms_check_shape_or_error(a);
-	cms_check_shape_or_error(b);
+	bs_cms_check_shape_or_error(a);
+	bs_cms_check_shape_or_error(b);
 	if (bs_cms_inner_product(a, b, &product, &err) != BS_OK)
-		cms_report_arith(&err);
+		bs_cms_report_arith(&err);
 	PG_RETURN_INT64(count_to_int64(product, "inner product"));
 }
 
@@ -321,7 +321,7 @@ cms_info(PG_FUNCTION_ARGS)
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "cms_info must be declared to return a record");
-	cms_check_shape_or_error(cms);
+	bs_cms_check_shape_or_error(cms);
 	bs_family_token(cms->family, cms->type_tag, family, sizeof(family));
 
 	/* the epsilon this width guarantees (w >= 2e/epsilon), and Theorem 9.1's delta */
@@ -357,10 +357,10 @@ merge_copy(FunctionCallInfo fcinfo, CmsMergeInto merge)
 	bs_cms	   *other = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
 	bs_error	err;
 
-	cms_check_shape_or_error(result);
-	cms_check_shape_or_error(other);
+	bs_cms_check_shape_or_error(result);
+	bs_cms_check_shape_or_error(other);
 	if (merge(result, other, &err) != BS_OK)
-		cms_report_arith(&err);
+		bs_cms_report_arith(&err);
 	(void) count_to_int64(result->total, "total");
 	PG_RETURN_POINTER(result);
 }
@@ -396,8 +396,8 @@ compare_args(FunctionCallInfo fcinfo)
 	else
 	{
 		/* the shape check makes equal dimensions mean equal sizes */
-		cms_check_shape_or_error(a);
-		cms_check_shape_or_error(b);
+		bs_cms_check_shape_or_error(a);
+		bs_cms_check_shape_or_error(b);
 		result = bs_cms_compare(a, b);
 	}
 	PG_FREE_IF_COPY(a, 0);

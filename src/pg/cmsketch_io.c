@@ -93,7 +93,7 @@ cmsketch_out(PG_FUNCTION_ARGS)
 	uint64		length;
 	char	   *text;
 
-	cms_check_shape_or_error(cms);
+	bs_cms_check_shape_or_error(cms);
 	length = bs_cms_text_length(cms);
 	if (length + 1 > MaxAllocSize)
 		ereport(ERROR,
@@ -126,7 +126,7 @@ cmsketch_send(PG_FUNCTION_ARGS)
 {
 	bs_cms	   *cms = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 
-	cms_check_shape_or_error(cms);
+	bs_cms_check_shape_or_error(cms);
 	PG_RETURN_BYTEA_P(cms_to_serialized(cms));
 }
 
@@ -137,7 +137,7 @@ cmsketch_to_bytea(PG_FUNCTION_ARGS)
 {
 	bs_cms	   *cms = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 
-	cms_check_shape_or_error(cms);
+	bs_cms_check_shape_or_error(cms);
 	PG_RETURN_BYTEA_P(cms_to_serialized(cms));
 }
 
