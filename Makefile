@@ -37,7 +37,9 @@ PG_CONFIG ?= pg_config
 # different nodes must combine): no fused multiply-add, which GCC otherwise
 # makes of a*b + c wherever the target has it (arm64, for one) and clang
 # within an expression.  Also for the bitcode that JIT inlining uses.
-PG_CFLAGS = -Wall -Wextra -ffp-contract=off
+# Symbols are hidden unless marked (src/pg/pg_compat.h): PostgreSQL 16 and
+# later pass the flag themselves, 15 needs it here.
+PG_CFLAGS = -Wall -Wextra -ffp-contract=off -fvisibility=hidden
 # PostgreSQL's headers are included as system headers: -Wextra is for our code.
 PG_CPPFLAGS = -I$(srcdir)/src/core -isystem $(shell $(PG_CONFIG) --includedir-server)
 SHLIB_LINK =

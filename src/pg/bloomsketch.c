@@ -14,8 +14,6 @@
 
 PG_MODULE_MAGIC;
 
-void		_PG_init(void);
-
 /* The core's long loops poll this, so a long computation can be cancelled. */
 static void
 core_interrupt_check(void)
