@@ -237,8 +237,8 @@ pipelined_create(MemoryContext aggcontext, const bs_probe *probe)
 	PipelinedState *state = MemoryContextAllocZero(context, sizeof(PipelinedState));
 
 	EOH_init_header(&state->header, &pipelined_methods, context);
-	state->filter = bs_bloom_alloc_aligned(context, probe->scheme, probe->bits,
-										   probe->hashes, BLOOM_AGG_SEED);
+	state->filter = bs_bloom_alloc(context, probe->scheme, probe->bits, probe->hashes,
+								   BLOOM_AGG_SEED);
 	state->probe = *probe;
 	return state;
 }

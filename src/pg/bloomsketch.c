@@ -3,8 +3,6 @@
  */
 #include "bloomsketch.h"
 
-#include <sys/mman.h>
-
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
@@ -88,47 +86,12 @@ bs_not_in_aggregate_error(const char *function, const char *instead)
 			 errhint("Call the aggregate, or %s for a single value.", instead)));
 }
 
-/*
- * Ask for transparent huge pages on a large filter before it is first
- * touched.  Probes land on k random words: with 4 kB pages a filter of a few
- * megabytes misses the TLB on almost every probe, with 2 MB pages it does
- * not; and a fresh 12 MB region is mapped in 6 faults instead of 3,072.
- * Harmless where the kernel ignores the advice.
- */
-static void
-advise_huge_pages(void *start, Size size)
-{
-#ifdef MADV_HUGEPAGE
-	const uintptr_t huge = 2 * 1024 * 1024;
-	uintptr_t	first = ((uintptr_t) start + huge - 1) & ~(huge - 1);
-	uintptr_t	last = ((uintptr_t) start + size) & ~(huge - 1);
-
-	if (size >= 2 * huge && last > first)
-		(void) madvise((void *) first, last - first, MADV_HUGEPAGE);
-#endif
-}
-
-/*
- * A zeroed, empty filter of `size` bytes at `filter`: huge pages asked for
- * before the first touch, then the header.
- */
-static bs_bloom *
-init_filter(bs_bloom *filter, uint64 size, uint8 scheme, uint64 bits, uint32 hashes,
-			uint64 seed)
-{
-	advise_huge_pages(filter, (Size) size);
-	memset(filter, 0, (Size) size);
-	SET_VARSIZE(filter, size);
-	bs_bloom_init_scheme(filter, (bs_scheme) scheme, bits, hashes, seed);
-	return filter;
-}
-
 /* Raise the can't-happen error for a filter beyond the allocation limit. */
 static void
-check_alloc_size(uint64 size, uint64 extra)
+check_alloc_size(uint64 size)
 {
 	/* the sizing functions keep m below BS_BLOOM_MAX_BITS, well under 1 GB */
-	if (size > MaxAllocSize - extra)
+	if (size > MaxAllocSize)
 		elog(ERROR, "bloomfilter of %llu bytes exceeds the allocation limit",
 			 (unsigned long long) size);
 }
@@ -138,44 +101,13 @@ bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits, uint32 hashes,
 			   uint64 seed)
 {
 	uint64		size = bs_bloom_total_bytes(bits);
+	bs_bloom   *filter;
 
-	check_alloc_size(size, 0);
-	return init_filter(MemoryContextAlloc(context, (Size) size), size, scheme, bits,
-					   hashes, seed);
-}
-
-/*
- * Room for a filter of `size` bytes whose bit array starts on a cache-line
- * boundary, and for a large filter on a 2 MB boundary, so that a 512-bit
- * block of the blocked scheme is one cache line and the bits lie on huge
- * pages from the first word.  The filter sits inside a larger chunk, which
- * *chunk returns (what pfree takes back).
- */
-static bs_bloom *
-aligned_room(MemoryContext context, uint64 size, void **chunk)
-{
-	uintptr_t	alignment = size >= 4 * 1024 * 1024 ? 2 * 1024 * 1024 : PG_CACHE_LINE_SIZE;
-	uintptr_t	words;
-
-	check_alloc_size(size, alignment);
-	*chunk = MemoryContextAlloc(context, (Size) (size + alignment));
-	words = ((uintptr_t) *chunk + offsetof(bs_bloom, words) + alignment - 1) & ~(alignment - 1);
-	return (bs_bloom *) (words - offsetof(bs_bloom, words));
-}
-
-/*
- * A zeroed, empty filter with its bit array aligned as aligned_room says.  It
- * lives as long as its context and must not be pfree'd.
- */
-bs_bloom *
-bs_bloom_alloc_aligned(MemoryContext context, uint8 scheme, uint64 bits,
-					   uint32 hashes, uint64 seed)
-{
-	uint64		size = bs_bloom_total_bytes(bits);
-	void	   *chunk;
-
-	return init_filter(aligned_room(context, size, &chunk), size, scheme, bits, hashes,
-					   seed);
+	check_alloc_size(size);
+	filter = MemoryContextAllocZero(context, (Size) size);
+	SET_VARSIZE(filter, size);
+	bs_bloom_init_scheme(filter, (bs_scheme) scheme, bits, hashes, seed);
+	return filter;
 }
 
 /*

@@ -31,9 +31,6 @@ pg_noreturn void bs_report(const bs_error *err, BsSource source);
 /* A zeroed, empty filter of the scheme, m bits and k hashes in the given context. */
 bs_bloom   *bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits,
 						   uint32 hashes, uint64 seed);
-/* The same with the bit array cache-line (large: 2 MB) aligned; not to be pfree'd. */
-bs_bloom   *bs_bloom_alloc_aligned(MemoryContext context, uint8 scheme, uint64 bits,
-								   uint32 hashes, uint64 seed);
 /* Size a filter of the scheme for capacity/fpr (bs_scheme_sizing.h), raising 22023 or 54000. */
 void		bs_size_or_error(uint8 scheme, int64 capacity, double fpr, uint64 *bits,
 							 uint32 *hashes);
