@@ -12,31 +12,14 @@
 #include "bs_scheme.h"
 
 #define TEXT_MAGIC "bloom"
-#define TEXT_PREFIX_MAX 160
 
-/* ---- byte order (loads and stores: bs_codec_util.h) ---- */
+#define TYPE_NAME "bloomfilter"
 
-/* Copy words to little-endian bytes, and back (a memcpy on little-endian hosts). */
+/* The start of a sentence about a filter's size, for length errors. */
 static void
-words_to_le(const uint64_t *words, uint64_t count, uint8_t *out)
+describe_shape(uint64_t bits, char *out, size_t size)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	memcpy(out, words, 8 * count);
-#else
-	for (uint64_t i = 0; i < count; i++)
-		bs_store_le64(out + 8 * i, words[i]);
-#endif
-}
-
-static void
-words_from_le(const uint8_t *in, uint64_t count, uint64_t *words)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	memcpy(words, in, 8 * count);
-#else
-	for (uint64_t i = 0; i < count; i++)
-		words[i] = bs_load_le64(in + 8 * i);
-#endif
+	snprintf(out, size, "A filter of %" PRIu64 " bits", bits);
 }
 
 /* ---- the validator ---- */
@@ -44,24 +27,22 @@ words_from_le(const uint8_t *in, uint64_t count, uint64_t *words)
 bs_status
 bs_bloom_check_params(const bs_bloom_params *p, bs_error *err)
 {
-	if (p->version < BS_BLOOM_OLDEST_VERSION || p->version > BS_BLOOM_FORMAT_VERSION)
-		return bs_fail(err, BS_ERR_FORMAT, "unsupported bloomfilter format version",
-					   "The value has format version %u; this version of bloomsketch reads versions %u to %u.",
-					   p->version, BS_BLOOM_OLDEST_VERSION, BS_BLOOM_FORMAT_VERSION);
+	bs_status	status;
+
+	if ((status = bs_check_version(TYPE_NAME, p->version, BS_BLOOM_OLDEST_VERSION,
+								   BS_BLOOM_FORMAT_VERSION, err)) != BS_OK)
+		return status;
 	if (p->scheme < 1 || p->scheme > BS_SCHEME_LAST)
 		return bs_fail(err, BS_ERR_FORMAT, "unknown bloomfilter probing scheme",
 					   "The value has scheme code %u.", p->scheme);
-	if (p->family > BS_FAMILY_LAST)
-		return bs_fail(err, BS_ERR_FORMAT, "unknown bloomfilter value family",
-					   "The value has family code %u.", p->family);
+	if ((status = bs_check_family_code(TYPE_NAME, p->family, err)) != BS_OK)
+		return status;
 	if (p->reserved8 != 0 || p->reserved16 != 0)
 		return bs_fail(err, BS_ERR_FORMAT, "reserved bloomfilter header field is not zero",
 					   "Reserved fields hold %u and %u; both must be 0.",
 					   p->reserved8, p->reserved16);
-	if (p->family != BS_FAMILY_OTHER && p->type_tag != 0)
-		return bs_fail(err, BS_ERR_FORMAT, "bloomfilter type tag is set for a built-in family",
-					   "Only family \"other\" carries a type tag; this value has family \"%s\" and tag %08x.",
-					   bs_family_name(p->family), p->type_tag);
+	if ((status = bs_check_type_tag(TYPE_NAME, p->family, p->type_tag, err)) != BS_OK)
+		return status;
 	if (p->family == BS_FAMILY_NONE && p->items != 0)
 		return bs_fail(err, BS_ERR_FORMAT, "bloomfilter without a value family claims items",
 					   "A filter with no family has never had a value added, but this one counts %" PRIu64 " items.",
@@ -138,8 +119,8 @@ bs_bloom_serialize(const bs_bloom *filter, uint8_t *out)
 	bs_store_le64(out + 12, filter->bits);
 	bs_store_le64(out + 20, filter->seed);
 	bs_store_le64(out + 28, filter->items);
-	words_to_le(filter->words, bs_bloom_word_count(filter->bits),
-				out + BS_BLOOM_SERIAL_HEADER_BYTES);
+	bs_words_to_le(filter->words, bs_bloom_word_count(filter->bits),
+				   out + BS_BLOOM_SERIAL_HEADER_BYTES);
 }
 
 bs_status
@@ -147,12 +128,11 @@ bs_bloom_decode_header(const uint8_t *in, size_t length, bs_bloom_params *p,
 					   bs_error *err)
 {
 	bs_status	status;
-	uint64_t	expected;
+	char		shape[64];
 
-	if (length < BS_BLOOM_SERIAL_HEADER_BYTES)
-		return bs_fail(err, BS_ERR_FORMAT, "bloomfilter value is truncated",
-					   "The header needs %d bytes, but only %zu were given.",
-					   BS_BLOOM_SERIAL_HEADER_BYTES, length);
+	if ((status = bs_check_header_length(TYPE_NAME, BS_BLOOM_SERIAL_HEADER_BYTES, length,
+										 err)) != BS_OK)
+		return status;
 	p->version = in[0];
 	p->scheme = in[1];
 	p->family = in[2];
@@ -168,14 +148,9 @@ bs_bloom_decode_header(const uint8_t *in, size_t length, bs_bloom_params *p,
 	if ((status = bs_bloom_check_params(p, err)) != BS_OK)
 		return status;
 
-	expected = bs_bloom_serial_bytes(p->bits);
-	if ((uint64_t) length != expected)
-		return bs_fail(err, BS_ERR_FORMAT,
-					   length < expected ? "bloomfilter value is truncated"
-					   : "bloomfilter value has trailing bytes",
-					   "A filter of %" PRIu64 " bits takes %" PRIu64 " bytes, but %zu were given.",
-					   p->bits, expected, length);
-	return BS_OK;
+	describe_shape(p->bits, shape, sizeof(shape));
+	return bs_check_value_length(TYPE_NAME, shape, bs_bloom_serial_bytes(p->bits), length,
+								 err);
 }
 
 /* Copy checked params into a filter's header. */
@@ -199,8 +174,8 @@ bs_bloom_load_serialized(bs_bloom *filter, const bs_bloom_params *p,
 						 const uint8_t *in, bs_error *err)
 {
 	set_header(filter, p);
-	words_from_le(in + BS_BLOOM_SERIAL_HEADER_BYTES, bs_bloom_word_count(p->bits),
-				  filter->words);
+	bs_words_from_le(in + BS_BLOOM_SERIAL_HEADER_BYTES, bs_bloom_word_count(p->bits),
+					 filter->words);
 	return bs_bloom_check_words(filter, err);
 }
 
@@ -224,7 +199,7 @@ uint64_t
 bs_bloom_text_length(const bs_bloom *filter)
 {
 	bs_bloom_params p;
-	char		prefix[TEXT_PREFIX_MAX];
+	char		prefix[BS_TEXT_PREFIX_MAX];
 
 	bs_bloom_get_params(filter, &p);
 	return format_prefix(&p, prefix, sizeof(prefix)) +
@@ -235,95 +210,62 @@ void
 bs_bloom_format_text(const bs_bloom *filter, char *out)
 {
 	bs_bloom_params p;
-	size_t		prefix_length;
-	uint64_t	words = bs_bloom_word_count(filter->bits);
 
 	bs_bloom_get_params(filter, &p);
-	prefix_length = format_prefix(&p, out, TEXT_PREFIX_MAX);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	bs_base64_encode((const uint8_t *) filter->words, 8 * words, out + prefix_length);
-#else
-	for (uint64_t i = 0; i < words; i += 3)
-	{
-		uint8_t		chunk[24];
-		uint64_t	n = words - i < 3 ? words - i : 3;
-
-		words_to_le(filter->words + i, n, chunk);
-		bs_base64_encode(chunk, 8 * n, out + prefix_length + 32 * (i / 3));
-	}
-#endif
-	out[prefix_length + bs_base64_encoded_length(8 * words)] = '\0';
+	bs_format_payload(filter->words, bs_bloom_word_count(filter->bits),
+					  out + format_prefix(&p, out, BS_TEXT_PREFIX_MAX));
 }
 
 static bs_status
 syntax_error(bs_error *err, const char *detail)
 {
-	return bs_fail(err, BS_ERR_FORMAT, "invalid input syntax for type bloomfilter",
-				   "%s", detail);
+	return bs_text_syntax_error(TYPE_NAME, detail, err);
 }
 
 bs_status
 bs_bloom_parse_text_header(const char *text, size_t length, bs_bloom_params *p,
 						   size_t *payload_offset, bs_error *err)
 {
-	const char *field[8];
-	size_t		field_length[8];
-	size_t		start = 0;
+	bs_text_header h;
 	uint64_t	value;
-	char		canonical[TEXT_PREFIX_MAX];
-	size_t		canonical_length;
+	char		canonical[BS_TEXT_PREFIX_MAX];
+	char		shape[64];
 	bs_status	status;
 
 	memset(p, 0, sizeof(*p));
-	for (int f = 0; f < 8; f++)
-	{
-		const char *colon = memchr(text + start, ':', length - start);
-
-		if (colon == NULL)
-			return syntax_error(err, "A bloomfilter is written bloom:v1:<scheme>:<family>:k=<k>:m=<m>:seed=<seed>:items=<n>:<base64 bits>.");
-		field[f] = text + start;
-		field_length[f] = (size_t) (colon - (text + start));
-		start = (size_t) (colon - text) + 1;
-	}
-
-	if (field_length[0] != strlen(TEXT_MAGIC) || memcmp(field[0], TEXT_MAGIC, field_length[0]) != 0)
-		return syntax_error(err, "The text must start with \"bloom:\".");
-	if (field_length[1] < 2 || field[1][0] != 'v' ||
-		!bs_parse_decimal(field[1] + 1, field_length[1] - 1, &value) || value > 255)
-		return syntax_error(err, "The format version must be written v<number>.");
-	p->version = (uint8_t) value;
+	if ((status = bs_split_text_header(TYPE_NAME, TEXT_MAGIC,
+									   "A bloomfilter is written bloom:v1:<scheme>:<family>:k=<k>:m=<m>:seed=<seed>:items=<n>:<base64 bits>.",
+									   text, length, &h, err)) != BS_OK)
+		return status;
+	p->version = h.version;
 	if (p->version < BS_BLOOM_OLDEST_VERSION || p->version > BS_BLOOM_FORMAT_VERSION)
 		return bs_bloom_check_params(p, err);
 
-	if (!parse_scheme(field[2], field_length[2], &p->scheme))
+	if (!parse_scheme(h.field[2], h.length[2], &p->scheme))
 		return syntax_error(err, "The probing scheme must be double, double_square, double_cube, partition, independent or blocked.");
-	if (!bs_parse_family_token(field[3], field_length[3], &p->family, &p->type_tag))
+	if (!bs_parse_family_token(h.field[3], h.length[3], &p->family, &p->type_tag))
 		return syntax_error(err, "The value family is not one bloomsketch knows.");
-	if (!bs_parse_field(field[4], field_length[4], "k", false, &value) || value > UINT16_MAX)
+	if (!bs_parse_field(h.field[4], h.length[4], "k", false, &value) || value > UINT16_MAX)
 		return syntax_error(err, "The number of hash functions must be written k=<number>.");
 	p->hashes = (uint16_t) value;
-	if (!bs_parse_field(field[5], field_length[5], "m", false, &p->bits))
+	if (!bs_parse_field(h.field[5], h.length[5], "m", false, &p->bits))
 		return syntax_error(err, "The number of bits must be written m=<number>.");
-	if (!bs_parse_field(field[6], field_length[6], "seed", true, &p->seed))
+	if (!bs_parse_field(h.field[6], h.length[6], "seed", true, &p->seed))
 		return syntax_error(err, "The seed must be written seed=<signed 64-bit number>.");
-	if (!bs_parse_field(field[7], field_length[7], "items", false, &p->items))
+	if (!bs_parse_field(h.field[7], h.length[7], "items", false, &p->items))
 		return syntax_error(err, "The item count must be written items=<number>.");
 
-	/* one spelling per value: the prefix must be exactly what output writes */
-	canonical_length = format_prefix(p, canonical, sizeof(canonical));
-	if (canonical_length != start || memcmp(canonical, text, start) != 0)
-		return syntax_error(err, "The header is not in canonical form (no leading zeros, no plus signs).");
-
+	if ((status = bs_check_canonical_header(TYPE_NAME, canonical,
+											format_prefix(p, canonical, sizeof(canonical)),
+											text, &h, err)) != BS_OK)
+		return status;
 	if ((status = bs_bloom_check_params(p, err)) != BS_OK)
 		return status;
-
-	if ((uint64_t) (length - start) != bs_base64_encoded_length(8 * bs_bloom_word_count(p->bits)))
-		return bs_fail(err, BS_ERR_FORMAT, "invalid input syntax for type bloomfilter",
-					   "A filter of %" PRIu64 " bits takes %zu base64 characters, but %zu were given.",
-					   p->bits,
-					   (size_t) bs_base64_encoded_length(8 * bs_bloom_word_count(p->bits)),
-					   length - start);
-	*payload_offset = start;
+	describe_shape(p->bits, shape, sizeof(shape));
+	if ((status = bs_check_payload_length(TYPE_NAME, shape, bs_bloom_word_count(p->bits),
+										  length - h.payload_offset, err)) != BS_OK)
+		return status;
+	*payload_offset = h.payload_offset;
 	return BS_OK;
 }
 
@@ -331,18 +273,11 @@ bs_status
 bs_bloom_load_text(bs_bloom *filter, const bs_bloom_params *p,
 				   const char *payload, size_t payload_length, bs_error *err)
 {
-	size_t		bad_offset;
-	uint64_t	words = bs_bloom_word_count(p->bits);
+	bs_status	status;
 
 	set_header(filter, p);
-	if (!bs_base64_decode(payload, payload_length, (uint8_t *) filter->words,
-						  8 * words, &bad_offset))
-		return bs_fail(err, BS_ERR_FORMAT, "invalid input syntax for type bloomfilter",
-					   "The base64 bits are not canonical at character %zu of the bits.",
-					   bad_offset);
-#if !(defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
-	for (uint64_t i = 0; i < words; i++)
-		filter->words[i] = bs_load_le64((const uint8_t *) &filter->words[i]);
-#endif
+	if ((status = bs_read_payload(TYPE_NAME, "bits", payload, payload_length, filter->words,
+								  bs_bloom_word_count(p->bits), err)) != BS_OK)
+		return status;
 	return bs_bloom_check_words(filter, err);
 }

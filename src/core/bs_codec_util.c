@@ -1,11 +1,227 @@
 /*
- * bs_codec_util.c — strict parsers of the text forms' header fields.
+ * bs_codec_util.c — what the codecs of both types share (bs_codec_util.h).
  */
 #include "bs_codec_util.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "bs_base64.h"
 #include "bs_bloom.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HOST_IS_LITTLE_ENDIAN 1
+#else
+#define HOST_IS_LITTLE_ENDIAN 0
+#endif
+
+/* Room for a message that names its type. */
+typedef char message_buffer[sizeof(((bs_error *) 0)->message)];
+
+void
+bs_words_to_le(const uint64_t *words, uint64_t count, uint8_t *out)
+{
+#if HOST_IS_LITTLE_ENDIAN
+	memcpy(out, words, 8 * count);
+#else
+	for (uint64_t i = 0; i < count; i++)
+		bs_store_le64(out + 8 * i, words[i]);
+#endif
+}
+
+void
+bs_words_from_le(const uint8_t *in, uint64_t count, uint64_t *words)
+{
+#if HOST_IS_LITTLE_ENDIAN
+	memcpy(words, in, 8 * count);
+#else
+	for (uint64_t i = 0; i < count; i++)
+		words[i] = bs_load_le64(in + 8 * i);
+#endif
+}
+
+/* ---- header checks ---- */
+
+bs_status
+bs_check_version(const char *type_name, uint8_t version, uint8_t oldest, uint8_t newest,
+				 bs_error *err)
+{
+	message_buffer message;
+
+	if (version >= oldest && version <= newest)
+		return BS_OK;
+	snprintf(message, sizeof(message), "unsupported %s format version", type_name);
+	return bs_fail(err, BS_ERR_FORMAT, message,
+				   "The value has format version %u; this version of bloomsketch reads versions %u to %u.",
+				   version, oldest, newest);
+}
+
+bs_status
+bs_check_family_code(const char *type_name, uint8_t family, bs_error *err)
+{
+	message_buffer message;
+
+	if (family <= BS_FAMILY_LAST)
+		return BS_OK;
+	snprintf(message, sizeof(message), "unknown %s value family", type_name);
+	return bs_fail(err, BS_ERR_FORMAT, message, "The value has family code %u.", family);
+}
+
+bs_status
+bs_check_type_tag(const char *type_name, uint8_t family, uint32_t type_tag, bs_error *err)
+{
+	message_buffer message;
+
+	if (family == BS_FAMILY_OTHER || type_tag == 0)
+		return BS_OK;
+	snprintf(message, sizeof(message), "%s type tag is set for a built-in family", type_name);
+	return bs_fail(err, BS_ERR_FORMAT, message,
+				   "Only family \"other\" carries a type tag; this value has family \"%s\" and tag %08x.",
+				   bs_family_name(family), type_tag);
+}
+
+bs_status
+bs_check_value_length(const char *type_name, const char *shape, uint64_t expected,
+					  uint64_t given, bs_error *err)
+{
+	message_buffer message;
+
+	if (given == expected)
+		return BS_OK;
+	snprintf(message, sizeof(message), "%s value %s", type_name,
+			 given < expected ? "is truncated" : "has trailing bytes");
+	return bs_fail(err, BS_ERR_FORMAT, message,
+				   "%s takes %" PRIu64 " bytes, but %" PRIu64 " were given.",
+				   shape, expected, given);
+}
+
+bs_status
+bs_check_header_length(const char *type_name, size_t header_bytes, size_t given,
+					   bs_error *err)
+{
+	message_buffer message;
+
+	if (given >= header_bytes)
+		return BS_OK;
+	snprintf(message, sizeof(message), "%s value is truncated", type_name);
+	return bs_fail(err, BS_ERR_FORMAT, message,
+				   "The header needs %zu bytes, but only %zu were given.",
+				   header_bytes, given);
+}
+
+/* ---- text forms ---- */
+
+bs_status
+bs_text_syntax_error(const char *type_name, const char *detail, bs_error *err)
+{
+	message_buffer message;
+
+	snprintf(message, sizeof(message), "invalid input syntax for type %s", type_name);
+	return bs_fail(err, BS_ERR_FORMAT, message, "%s", detail);
+}
+
+bs_status
+bs_split_text_header(const char *type_name, const char *magic, const char *written_as,
+					 const char *text, size_t length, bs_text_header *header,
+					 bs_error *err)
+{
+	size_t		start = 0;
+	uint64_t	version;
+	char		detail[64];
+
+	for (int f = 0; f < BS_TEXT_FIELDS; f++)
+	{
+		const char *colon = memchr(text + start, ':', length - start);
+
+		if (colon == NULL)
+			return bs_text_syntax_error(type_name, written_as, err);
+		header->field[f] = text + start;
+		header->length[f] = (size_t) (colon - (text + start));
+		start = (size_t) (colon - text) + 1;
+	}
+	header->payload_offset = start;
+
+	if (header->length[0] != strlen(magic) || memcmp(header->field[0], magic, header->length[0]) != 0)
+	{
+		snprintf(detail, sizeof(detail), "The text must start with \"%s:\".", magic);
+		return bs_text_syntax_error(type_name, detail, err);
+	}
+	if (header->length[1] < 2 || header->field[1][0] != 'v' ||
+		!bs_parse_decimal(header->field[1] + 1, header->length[1] - 1, &version) ||
+		version > 255)
+		return bs_text_syntax_error(type_name, "The format version must be written v<number>.", err);
+	header->version = (uint8_t) version;
+	return BS_OK;
+}
+
+bs_status
+bs_check_canonical_header(const char *type_name, const char *canonical,
+						  size_t canonical_length, const char *text,
+						  const bs_text_header *header, bs_error *err)
+{
+	if (canonical_length != header->payload_offset ||
+		memcmp(canonical, text, header->payload_offset) != 0)
+		return bs_text_syntax_error(type_name, "The header is not in canonical form (no leading zeros, no plus signs).", err);
+	return BS_OK;
+}
+
+bs_status
+bs_check_payload_length(const char *type_name, const char *shape, uint64_t words,
+						size_t given, bs_error *err)
+{
+	message_buffer message;
+	uint64_t	expected = bs_base64_encoded_length(8 * words);
+
+	if ((uint64_t) given == expected)
+		return BS_OK;
+	snprintf(message, sizeof(message), "invalid input syntax for type %s", type_name);
+	return bs_fail(err, BS_ERR_FORMAT, message,
+				   "%s takes %" PRIu64 " base64 characters, but %zu were given.",
+				   shape, expected, given);
+}
+
+void
+bs_format_payload(const uint64_t *words, uint64_t count, char *out)
+{
+#if HOST_IS_LITTLE_ENDIAN
+	bs_base64_encode((const uint8_t *) words, 8 * count, out);
+#else
+	/* three words are 24 bytes, 32 characters: chunks encode independently */
+	for (uint64_t i = 0; i < count; i += 3)
+	{
+		uint8_t		chunk[24];
+		uint64_t	n = count - i < 3 ? count - i : 3;
+
+		bs_words_to_le(words + i, n, chunk);
+		bs_base64_encode(chunk, 8 * n, out + 32 * (i / 3));
+	}
+#endif
+	out[bs_base64_encoded_length(8 * count)] = '\0';
+}
+
+bs_status
+bs_read_payload(const char *type_name, const char *what, const char *payload,
+				size_t length, uint64_t *words, uint64_t count, bs_error *err)
+{
+	size_t		bad_offset;
+	message_buffer message;
+
+	if (!bs_base64_decode(payload, length, (uint8_t *) words, 8 * count, &bad_offset))
+	{
+		snprintf(message, sizeof(message), "invalid input syntax for type %s", type_name);
+		return bs_fail(err, BS_ERR_FORMAT, message,
+					   "The base64 %s are not canonical at character %zu of the %s.",
+					   what, bad_offset, what);
+	}
+#if !HOST_IS_LITTLE_ENDIAN
+	for (uint64_t i = 0; i < count; i++)
+		words[i] = bs_load_le64((const uint8_t *) &words[i]);
+#endif
+	return BS_OK;
+}
+
+/* ---- the fields of text headers ---- */
 
 bool
 bs_parse_decimal(const char *s, size_t length, uint64_t *out)
