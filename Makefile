@@ -14,7 +14,7 @@ CORE_OBJS = src/core/bs_error.o src/core/bs_primes.o src/core/bs_base64.o src/co
 	src/core/bs_chain_step.o src/core/bs_sizing.o \
 	src/core/bs_blocked_model.o src/core/bs_block_simd.o src/core/bs_scheme_sizing.o \
 	src/core/bs_km_model.o src/core/bs_km_exact.o \
-	src/core/bs_cms.o src/core/bs_cms_codec.o
+	src/core/bs_cms.o src/core/bs_cms_codec.o src/core/bs_combine.o
 PG_OBJS = src/pg/bloomsketch.o src/pg/report.o src/pg/bloomfilter_alloc.o src/pg/cmsketch_alloc.o \
 	src/pg/value_family.o src/pg/value_structured.o src/pg/stored_cache.o src/pg/bloomfilter_io.o \
 	src/pg/bloomfilter_probe.o src/pg/bloomfilter_funcs.o src/pg/bloomfilter_agg.o \
