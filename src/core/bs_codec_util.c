@@ -16,9 +16,6 @@
 #define HOST_IS_LITTLE_ENDIAN 0
 #endif
 
-/* Room for a message that names its type. */
-typedef char message_buffer[sizeof(((bs_error *) 0)->message)];
-
 void
 bs_words_to_le(const uint64_t *words, uint64_t count, uint8_t *out)
 {
@@ -47,67 +44,54 @@ bs_status
 bs_check_version(const char *type_name, uint8_t version, uint8_t oldest, uint8_t newest,
 				 bs_error *err)
 {
-	message_buffer message;
-
 	if (version >= oldest && version <= newest)
 		return BS_OK;
-	snprintf(message, sizeof(message), "unsupported %s format version", type_name);
-	return bs_fail(err, BS_ERR_FORMAT, message,
-				   "The value has format version %u; this version of bloomsketch reads versions %u to %u.",
-				   version, oldest, newest);
+	return bs_fail_typed(err, BS_ERR_FORMAT, "unsupported %s format version", type_name,
+						 "The value has format version %u; this version of bloomsketch reads versions %u to %u.",
+						 version, oldest, newest);
 }
 
 bs_status
 bs_check_family_code(const char *type_name, uint8_t family, bs_error *err)
 {
-	message_buffer message;
-
 	if (family <= BS_FAMILY_LAST)
 		return BS_OK;
-	snprintf(message, sizeof(message), "unknown %s value family", type_name);
-	return bs_fail(err, BS_ERR_FORMAT, message, "The value has family code %u.", family);
+	return bs_fail_typed(err, BS_ERR_FORMAT, "unknown %s value family", type_name,
+						 "The value has family code %u.", family);
 }
 
 bs_status
 bs_check_type_tag(const char *type_name, uint8_t family, uint32_t type_tag, bs_error *err)
 {
-	message_buffer message;
-
 	if (family == BS_FAMILY_OTHER || type_tag == 0)
 		return BS_OK;
-	snprintf(message, sizeof(message), "%s type tag is set for a built-in family", type_name);
-	return bs_fail(err, BS_ERR_FORMAT, message,
-				   "Only family \"other\" carries a type tag; this value has family \"%s\" and tag %08x.",
-				   bs_family_name(family), type_tag);
+	return bs_fail_typed(err, BS_ERR_FORMAT, "%s type tag is set for a built-in family",
+						 type_name,
+						 "Only family \"other\" carries a type tag; this value has family \"%s\" and tag %08x.",
+						 bs_family_name(family), type_tag);
 }
 
 bs_status
 bs_check_value_length(const char *type_name, const char *shape, uint64_t expected,
 					  uint64_t given, bs_error *err)
 {
-	message_buffer message;
-
 	if (given == expected)
 		return BS_OK;
-	snprintf(message, sizeof(message), "%s value %s", type_name,
-			 given < expected ? "is truncated" : "has trailing bytes");
-	return bs_fail(err, BS_ERR_FORMAT, message,
-				   "%s takes %" PRIu64 " bytes, but %" PRIu64 " were given.",
-				   shape, expected, given);
+	return bs_fail_typed(err, BS_ERR_FORMAT,
+						 given < expected ? "%s value is truncated" : "%s value has trailing bytes",
+						 type_name, "%s takes %" PRIu64 " bytes, but %" PRIu64 " were given.",
+						 shape, expected, given);
 }
 
 bs_status
 bs_check_header_length(const char *type_name, size_t header_bytes, size_t given,
 					   bs_error *err)
 {
-	message_buffer message;
-
 	if (given >= header_bytes)
 		return BS_OK;
-	snprintf(message, sizeof(message), "%s value is truncated", type_name);
-	return bs_fail(err, BS_ERR_FORMAT, message,
-				   "The header needs %zu bytes, but only %zu were given.",
-				   header_bytes, given);
+	return bs_fail_typed(err, BS_ERR_FORMAT, "%s value is truncated", type_name,
+						 "The header needs %zu bytes, but only %zu were given.",
+						 header_bytes, given);
 }
 
 /* ---- text forms ---- */
@@ -115,10 +99,8 @@ bs_check_header_length(const char *type_name, size_t header_bytes, size_t given,
 bs_status
 bs_text_syntax_error(const char *type_name, const char *detail, bs_error *err)
 {
-	message_buffer message;
-
-	snprintf(message, sizeof(message), "invalid input syntax for type %s", type_name);
-	return bs_fail(err, BS_ERR_FORMAT, message, "%s", detail);
+	return bs_fail_typed(err, BS_ERR_FORMAT, "invalid input syntax for type %s", type_name,
+						 "%s", detail);
 }
 
 bs_status
@@ -170,15 +152,13 @@ bs_status
 bs_check_payload_length(const char *type_name, const char *shape, uint64_t words,
 						size_t given, bs_error *err)
 {
-	message_buffer message;
 	uint64_t	expected = bs_base64_encoded_length(8 * words);
 
 	if ((uint64_t) given == expected)
 		return BS_OK;
-	snprintf(message, sizeof(message), "invalid input syntax for type %s", type_name);
-	return bs_fail(err, BS_ERR_FORMAT, message,
-				   "%s takes %" PRIu64 " base64 characters, but %zu were given.",
-				   shape, expected, given);
+	return bs_fail_typed(err, BS_ERR_FORMAT, "invalid input syntax for type %s", type_name,
+						 "%s takes %" PRIu64 " base64 characters, but %zu were given.",
+						 shape, expected, given);
 }
 
 void
@@ -205,15 +185,11 @@ bs_read_payload(const char *type_name, const char *what, const char *payload,
 				size_t length, uint64_t *words, uint64_t count, bs_error *err)
 {
 	size_t		bad_offset;
-	message_buffer message;
 
 	if (!bs_base64_decode(payload, length, (uint8_t *) words, 8 * count, &bad_offset))
-	{
-		snprintf(message, sizeof(message), "invalid input syntax for type %s", type_name);
-		return bs_fail(err, BS_ERR_FORMAT, message,
-					   "The base64 %s are not canonical at character %zu of the %s.",
-					   what, bad_offset, what);
-	}
+		return bs_fail_typed(err, BS_ERR_FORMAT, "invalid input syntax for type %s", type_name,
+							 "The base64 %s are not canonical at character %zu of the %s.",
+							 what, bad_offset, what);
 #if !HOST_IS_LITTLE_ENDIAN
 	for (uint64_t i = 0; i < count; i++)
 		words[i] = bs_load_le64((const uint8_t *) &words[i]);

@@ -5,38 +5,28 @@
 #include "bs_combine.h"
 
 #include <inttypes.h>
-#include <stdio.h>
-
-/* Room for a message that names its type. */
-typedef char message_buffer[sizeof(((bs_error *) 0)->message)];
 
 bs_status
 bs_check_versions_combine(const char *type_name, const char *noun, uint8_t version_a,
 						  uint8_t family_a, uint8_t version_b, uint8_t family_b,
 						  bs_error *err)
 {
-	message_buffer message;
-
 	if (bs_versions_combine(version_a, family_a, version_b, family_b))
 		return BS_OK;
-	snprintf(message, sizeof(message), "%s format versions differ", type_name);
-	return bs_fail(err, BS_ERR_MISMATCH, message,
-				   "One %s has format version %u, the other %u, and their value family hashes differently in the two.",
-				   noun, version_a, version_b);
+	return bs_fail_typed(err, BS_ERR_MISMATCH, "%s format versions differ", type_name,
+						 "One %s has format version %u, the other %u, and their value family hashes differently in the two.",
+						 noun, version_a, version_b);
 }
 
 bs_status
 bs_check_same_seed(const char *type_name, const char *noun, uint64_t seed_a,
 				   uint64_t seed_b, bs_error *err)
 {
-	message_buffer message;
-
 	if (seed_a == seed_b)
 		return BS_OK;
-	snprintf(message, sizeof(message), "%s seeds differ", type_name);
-	return bs_fail(err, BS_ERR_MISMATCH, message,
-				   "One %s has seed %" PRId64 ", the other seed %" PRId64 ".",
-				   noun, (int64_t) seed_a, (int64_t) seed_b);
+	return bs_fail_typed(err, BS_ERR_MISMATCH, "%s seeds differ", type_name,
+						 "One %s has seed %" PRId64 ", the other seed %" PRId64 ".",
+						 noun, (int64_t) seed_a, (int64_t) seed_b);
 }
 
 bs_status
@@ -44,7 +34,6 @@ bs_check_same_family(const char *type_name, const char *noun, uint8_t family_a,
 					 uint32_t type_tag_a, uint8_t family_b, uint32_t type_tag_b,
 					 bs_error *err)
 {
-	message_buffer message;
 	char		token_a[32];
 	char		token_b[32];
 
@@ -53,9 +42,8 @@ bs_check_same_family(const char *type_name, const char *noun, uint8_t family_a,
 		return BS_OK;
 	bs_family_token(family_a, type_tag_a, token_a, sizeof(token_a));
 	bs_family_token(family_b, type_tag_b, token_b, sizeof(token_b));
-	snprintf(message, sizeof(message), "%s value families differ", type_name);
-	return bs_fail(err, BS_ERR_MISMATCH, message,
-				   "One %s holds family \"%s\", the other \"%s\".", noun, token_a, token_b);
+	return bs_fail_typed(err, BS_ERR_MISMATCH, "%s value families differ", type_name,
+						 "One %s holds family \"%s\", the other \"%s\".", noun, token_a, token_b);
 }
 
 void
