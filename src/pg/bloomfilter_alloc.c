@@ -6,30 +6,15 @@
 #include "bloomsketch.h"
 
 #include "utils/builtins.h"
-#include "utils/memutils.h"
 
 #include "../core/bs_scheme_sizing.h"
-
-/* Raise the can't-happen error for a filter beyond the allocation limit. */
-static void
-check_alloc_size(uint64 size)
-{
-	/* the sizing functions keep m below BS_BLOOM_MAX_BITS, well under 1 GB */
-	if (size > MaxAllocSize)
-		elog(ERROR, "bloomfilter of %llu bytes exceeds the allocation limit",
-			 (unsigned long long) size);
-}
 
 bs_bloom *
 bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits, uint32 hashes,
 			   uint64 seed)
 {
-	uint64		size = bs_bloom_total_bytes(bits);
-	bs_bloom   *filter;
+	bs_bloom   *filter = bs_alloc_value(context, bs_bloom_total_bytes(bits), "bloomfilter");
 
-	check_alloc_size(size);
-	filter = MemoryContextAllocZero(context, (Size) size);
-	SET_VARSIZE(filter, size);
 	bs_bloom_init_scheme(filter, (bs_scheme) scheme, bits, hashes, seed);
 	return filter;
 }

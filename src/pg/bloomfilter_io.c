@@ -7,7 +7,8 @@
 #include "bloomsketch.h"
 
 #include "libpq/pqformat.h"
-#include "utils/memutils.h"
+
+#define TYPE_NAME "bloomfilter"
 
 /* Build a filter from its serialized bytes, as recv and the bytea cast do. */
 static bs_bloom *
@@ -24,18 +25,6 @@ bloom_from_serialized(const uint8 *data, size_t length)
 	if (bs_bloom_load_serialized(filter, &params, data, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_BINARY);
 	return filter;
-}
-
-/* The serialized bytes of a filter, as a bytea. */
-static bytea *
-bloom_to_serialized(const bs_bloom *filter)
-{
-	uint64		length = bs_bloom_serial_bytes(filter->bits);
-	bytea	   *result = palloc(VARHDRSZ + length);
-
-	SET_VARSIZE(result, VARHDRSZ + length);
-	bs_bloom_serialize(filter, (uint8 *) VARDATA(result));
-	return result;
 }
 
 PG_FUNCTION_INFO_V1(bloomfilter_in);
@@ -64,16 +53,9 @@ PG_FUNCTION_INFO_V1(bloomfilter_out);
 Datum
 bloomfilter_out(PG_FUNCTION_ARGS)
 {
-	bs_bloom   *filter = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-	uint64		length = bs_bloom_text_length(filter);
-	char	   *text;
+	bs_bloom   *filter = (bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	char	   *text = bs_text_form_buffer(TYPE_NAME, bs_bloom_text_length(filter));
 
-	if (length + 1 > MaxAllocSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("bloomfilter is too large for its text form"),
-				 errdetail("The text form would take %llu bytes.", (unsigned long long) length)));
-	text = palloc(length + 1);
 	bs_bloom_format_text(filter, text);
 	PG_RETURN_CSTRING(text);
 }
@@ -84,22 +66,23 @@ Datum
 bloomfilter_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
-	size_t		length = (size_t) (buf->len - buf->cursor);
-	bs_bloom   *filter;
+	int			length = buf->len - buf->cursor;
+	const char *data = pq_getmsgbytes(buf, length);
 
-	filter = bloom_from_serialized((const uint8 *) buf->data + buf->cursor, length);
-	buf->cursor = buf->len;
-	PG_RETURN_POINTER(filter);
+	PG_RETURN_POINTER(bloom_from_serialized((const uint8 *) data, (size_t) length));
 }
 
 PG_FUNCTION_INFO_V1(bloomfilter_send);
-/* Binary output: the serialized bytes, little-endian. */
+/* Binary output: the serialized bytes, little-endian; also the cast to bytea. */
 Datum
 bloomfilter_send(PG_FUNCTION_ARGS)
 {
-	bs_bloom   *filter = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_bloom   *filter = (bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	bytea	   *result = bs_serialized_form_buffer(TYPE_NAME,
+												   bs_bloom_serial_bytes(filter->bits));
 
-	PG_RETURN_BYTEA_P(bloom_to_serialized(filter));
+	bs_bloom_serialize(filter, (uint8 *) VARDATA(result));
+	PG_RETURN_BYTEA_P(result);
 }
 
 PG_FUNCTION_INFO_V1(bloomfilter_to_bytea);
@@ -107,9 +90,7 @@ PG_FUNCTION_INFO_V1(bloomfilter_to_bytea);
 Datum
 bloomfilter_to_bytea(PG_FUNCTION_ARGS)
 {
-	bs_bloom   *filter = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-
-	PG_RETURN_BYTEA_P(bloom_to_serialized(filter));
+	return bloomfilter_send(fcinfo);
 }
 
 PG_FUNCTION_INFO_V1(bloomfilter_from_bytea);

@@ -46,10 +46,7 @@ check_shape_or_error(const struct varlena *value)
 	bs_error	err;
 
 	if (bs_bloom_check_shape(filter, VARSIZE(filter), &err) != BS_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("%s", err.message),
-				 errdetail("%s", err.detail)));
+		bs_report_corrupt(&err);
 }
 
 /* Probing constants for this filter, recomputed only when its shape changes. */

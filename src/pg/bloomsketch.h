@@ -28,6 +28,44 @@ pg_noreturn void bs_not_in_aggregate_error(const char *function,
 /* Raise the error a core function reported. */
 pg_noreturn void bs_report(const bs_error *err, BsSource source);
 
+/* XX001 for a stored value whose header does not match its size. */
+pg_noreturn void bs_report_corrupt(const bs_error *err);
+
+/* ---- what both types share (sketch_io.c, sketch_compare.c, sketch_agg.c) ---- */
+
+/*
+ * A zeroed value of `size` bytes, its length word set, in the given context;
+ * type_name names it in the can't-happen error beyond the allocation limit.
+ */
+void	   *bs_alloc_value(MemoryContext context, uint64 size, const char *type_name);
+
+/* Room for a text form of `length` characters and its NUL, or 54000. */
+char	   *bs_text_form_buffer(const char *type_name, uint64 length);
+
+/* A bytea of `length` bytes for a serialized form, or 54000. */
+bytea	   *bs_serialized_form_buffer(const char *type_name, uint64 length);
+
+/* Orders two detoasted values of one type (btree order, -1, 0 or 1). */
+typedef int (*BsCompare) (const struct varlena *a, const struct varlena *b);
+
+/*
+ * Compare arguments 0 and 1: values with equal bytes are equal without
+ * calling compare; detoasted copies are freed.
+ */
+int			bs_compare_args(FunctionCallInfo fcinfo, BsCompare compare);
+
+/* hash and hash_extended support: a hash of argument 0's bytes. */
+Datum		bs_hash_arg(FunctionCallInfo fcinfo);
+Datum		bs_hash_extended_arg(FunctionCallInfo fcinfo);
+
+/*
+ * The state (argument 0) of a strict transition or combine function that
+ * merges its input into it in place: a copy outside an aggregate.
+ */
+struct varlena *bs_merge_state_arg(FunctionCallInfo fcinfo);
+
+/* ---- filters ---- */
+
 /* A zeroed, empty filter of the scheme, m bits and k hashes in the given context. */
 bs_bloom   *bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits,
 						   uint32 hashes, uint64 seed);

@@ -18,7 +18,6 @@
 #include "cmsketch.h"
 
 #include "nodes/execnodes.h"
-#include "utils/memutils.h"
 
 typedef struct CmsAggCache
 {
@@ -164,31 +163,15 @@ cms_agg_trans(PG_FUNCTION_ARGS)
 PG_FUNCTION_INFO_V1(cms_merge_trans);
 /*
  * Transition and combine function of cms_merge_agg, combine function of
- * cms_agg: add a sketch's counters into the state in place.  The state
- * starts as PostgreSQL's copy of the first non-NULL input (the function is
- * strict); if that copy is still TOASTed it is expanded once into the
- * aggregate context.  Outside an aggregate, work on a copy.
+ * cms_agg: add a sketch's counters into the state in place (the state as
+ * sketch_agg.c keeps it).
  */
 Datum
 cms_merge_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcontext;
-	bs_cms	   *state;
-	bs_cms	   *other = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
-	struct varlena *raw = (struct varlena *) PG_GETARG_POINTER(0);
+	bs_cms	   *other = (bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	bs_cms	   *state = (bs_cms *) bs_merge_state_arg(fcinfo);
 	bs_error	err;
-
-	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		state = ((bs_cms *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
-	else if (VARATT_IS_EXTENDED(raw))
-	{
-		MemoryContext old = MemoryContextSwitchTo(aggcontext);
-
-		state = ((bs_cms *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
-		MemoryContextSwitchTo(old);
-	}
-	else
-		state = (bs_cms *) raw;
 
 	bs_cms_check_shape_or_error(state);
 	bs_cms_check_shape_or_error(other);

@@ -4,8 +4,6 @@
  */
 #include "cmsketch.h"
 
-#include "utils/memutils.h"
-
 /* Allocate a zeroed, empty sketch of checked dimensions. */
 bs_cms *
 bs_cms_alloc(MemoryContext context, uint32 width, uint32 depth, uint32 copies,
@@ -17,11 +15,7 @@ bs_cms_alloc(MemoryContext context, uint32 width, uint32 depth, uint32 copies,
 
 	if (bs_cms_total_bytes(width, depth, copies, &size, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_TEXT);
-	if (size > MaxAllocSize)
-		elog(ERROR, "cmsketch of %llu bytes exceeds the allocation limit",
-			 (unsigned long long) size);
-	cms = MemoryContextAllocZero(context, (Size) size);
-	SET_VARSIZE(cms, size);
+	cms = bs_alloc_value(context, size, "cmsketch");
 	bs_cms_init(cms, width, depth, copies, seed);
 	return cms;
 }

@@ -14,10 +14,8 @@
 
 #include "access/detoast.h"
 #include "access/htup_details.h"
-#include "common/hashfn.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
-#include "utils/memutils.h"
 
 #ifndef M_E
 #define M_E 2.71828182845904523536
@@ -44,10 +42,7 @@ bs_cms_check_shape_or_error(const bs_cms *cms)
 	bs_error	err;
 
 	if (bs_cms_check_shape(cms, VARSIZE(cms), &err) != BS_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("%s", err.message),
-				 err.detail[0] ? errdetail("%s", err.detail) : 0));
+		bs_report_corrupt(&err);
 }
 
 /* 22023: cms_add_value was given a negative count. */
@@ -327,26 +322,21 @@ cms_intersect(PG_FUNCTION_ARGS)
 
 /* ---- equality, ordering, hashing ---- */
 
-/* Compare two sketch arguments; frees detoasted copies. */
+/* The btree order of two sketches (header fields, then counters). */
+static int
+compare_sketches(const struct varlena *a, const struct varlena *b)
+{
+	/* the shape check makes equal dimensions mean equal sizes */
+	bs_cms_check_shape_or_error((const bs_cms *) a);
+	bs_cms_check_shape_or_error((const bs_cms *) b);
+	return bs_cms_compare((const bs_cms *) a, (const bs_cms *) b);
+}
+
+/* Compare the two sketch arguments (sketch_compare.c). */
 static int
 compare_args(FunctionCallInfo fcinfo)
 {
-	bs_cms	   *a = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-	bs_cms	   *b = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
-	int			result;
-
-	if (VARSIZE(a) == VARSIZE(b) && memcmp(a, b, VARSIZE(a)) == 0)
-		result = 0;
-	else
-	{
-		/* the shape check makes equal dimensions mean equal sizes */
-		bs_cms_check_shape_or_error(a);
-		bs_cms_check_shape_or_error(b);
-		result = bs_cms_compare(a, b);
-	}
-	PG_FREE_IF_COPY(a, 0);
-	PG_FREE_IF_COPY(b, 1);
-	return result;
+	return bs_compare_args(fcinfo, compare_sketches);
 }
 
 PG_FUNCTION_INFO_V1(cmsketch_eq);
@@ -410,11 +400,7 @@ PG_FUNCTION_INFO_V1(cmsketch_hash);
 Datum
 cmsketch_hash(PG_FUNCTION_ARGS)
 {
-	bs_cms	   *c = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-	Datum		result = hash_any((unsigned char *) VARDATA(c), VARSIZE(c) - VARHDRSZ);
-
-	PG_FREE_IF_COPY(c, 0);
-	return result;
+	return bs_hash_arg(fcinfo);
 }
 
 PG_FUNCTION_INFO_V1(cmsketch_hash_extended);
@@ -422,10 +408,5 @@ PG_FUNCTION_INFO_V1(cmsketch_hash_extended);
 Datum
 cmsketch_hash_extended(PG_FUNCTION_ARGS)
 {
-	bs_cms	   *c = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-	Datum		result = hash_any_extended((unsigned char *) VARDATA(c),
-										   VARSIZE(c) - VARHDRSZ, PG_GETARG_INT64(1));
-
-	PG_FREE_IF_COPY(c, 0);
-	return result;
+	return bs_hash_extended_arg(fcinfo);
 }

@@ -8,23 +8,8 @@
 #include "cmsketch.h"
 
 #include "libpq/pqformat.h"
-#include "utils/memutils.h"
 
-/* A zeroed value of the size the checked params call for. */
-static bs_cms *
-cms_alloc_for_params(const bs_cms_params *params)
-{
-	uint64		size = bs_cms_params_total_bytes(params);
-	bs_cms	   *cms;
-
-	/* the validator keeps sizes below BS_CMS_MAX_BYTES, well under 1 GB */
-	if (size > MaxAllocSize)
-		elog(ERROR, "cmsketch of %llu bytes exceeds the allocation limit",
-			 (unsigned long long) size);
-	cms = palloc0((Size) size);
-	SET_VARSIZE(cms, size);
-	return cms;
-}
+#define TYPE_NAME "cmsketch"
 
 /* Build a sketch from its serialized bytes, as recv and the bytea cast do. */
 static bs_cms *
@@ -36,32 +21,10 @@ cms_from_serialized(const uint8 *data, size_t length)
 
 	if (bs_cms_decode_header(data, length, &params, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_BINARY);
-	cms = cms_alloc_for_params(&params);
+	cms = bs_alloc_value(CurrentMemoryContext, bs_cms_params_total_bytes(&params), TYPE_NAME);
 	if (bs_cms_load_serialized(cms, &params, data, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_BINARY);
 	return cms;
-}
-
-/* The serialized bytes of a sketch, as a bytea. */
-static bytea *
-cms_to_serialized(const bs_cms *cms)
-{
-	bs_cms_params params;
-	uint64		length;
-	bytea	   *result;
-
-	bs_cms_get_params(cms, &params);
-	length = bs_cms_serial_bytes(&params);
-	if (VARHDRSZ + length > MaxAllocSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cmsketch is too large for its serialized form"),
-				 errdetail("The serialized form would take %llu bytes.",
-						   (unsigned long long) length)));
-	result = palloc(VARHDRSZ + length);
-	SET_VARSIZE(result, VARHDRSZ + length);
-	bs_cms_serialize(cms, (uint8 *) VARDATA(result));
-	return result;
 }
 
 PG_FUNCTION_INFO_V1(cmsketch_in);
@@ -78,7 +41,7 @@ cmsketch_in(PG_FUNCTION_ARGS)
 
 	if (bs_cms_parse_text_header(text, length, &params, &payload, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_TEXT);
-	cms = cms_alloc_for_params(&params);
+	cms = bs_alloc_value(CurrentMemoryContext, bs_cms_params_total_bytes(&params), TYPE_NAME);
 	if (bs_cms_load_text(cms, &params, text + payload, length - payload, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_TEXT);
 	PG_RETURN_POINTER(cms);
@@ -89,18 +52,11 @@ PG_FUNCTION_INFO_V1(cmsketch_out);
 Datum
 cmsketch_out(PG_FUNCTION_ARGS)
 {
-	bs_cms	   *cms = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-	uint64		length;
+	bs_cms	   *cms = (bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	char	   *text;
 
 	bs_cms_check_shape_or_error(cms);
-	length = bs_cms_text_length(cms);
-	if (length + 1 > MaxAllocSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cmsketch is too large for its text form"),
-				 errdetail("The text form would take %llu bytes.", (unsigned long long) length)));
-	text = palloc(length + 1);
+	text = bs_text_form_buffer(TYPE_NAME, bs_cms_text_length(cms));
 	bs_cms_format_text(cms, text);
 	PG_RETURN_CSTRING(text);
 }
@@ -111,23 +67,26 @@ Datum
 cmsketch_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
-	size_t		length = (size_t) (buf->len - buf->cursor);
-	bs_cms	   *cms;
+	int			length = buf->len - buf->cursor;
+	const char *data = pq_getmsgbytes(buf, length);
 
-	cms = cms_from_serialized((const uint8 *) buf->data + buf->cursor, length);
-	buf->cursor = buf->len;
-	PG_RETURN_POINTER(cms);
+	PG_RETURN_POINTER(cms_from_serialized((const uint8 *) data, (size_t) length));
 }
 
 PG_FUNCTION_INFO_V1(cmsketch_send);
-/* Binary output: the serialized bytes, little-endian. */
+/* Binary output: the serialized bytes, little-endian; also the cast to bytea. */
 Datum
 cmsketch_send(PG_FUNCTION_ARGS)
 {
-	bs_cms	   *cms = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bs_cms	   *cms = (bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	bs_cms_params params;
+	bytea	   *result;
 
 	bs_cms_check_shape_or_error(cms);
-	PG_RETURN_BYTEA_P(cms_to_serialized(cms));
+	bs_cms_get_params(cms, &params);
+	result = bs_serialized_form_buffer(TYPE_NAME, bs_cms_serial_bytes(&params));
+	bs_cms_serialize(cms, (uint8 *) VARDATA(result));
+	PG_RETURN_BYTEA_P(result);
 }
 
 PG_FUNCTION_INFO_V1(cmsketch_to_bytea);
@@ -135,10 +94,7 @@ PG_FUNCTION_INFO_V1(cmsketch_to_bytea);
 Datum
 cmsketch_to_bytea(PG_FUNCTION_ARGS)
 {
-	bs_cms	   *cms = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-
-	bs_cms_check_shape_or_error(cms);
-	PG_RETURN_BYTEA_P(cms_to_serialized(cms));
+	return cmsketch_send(fcinfo);
 }
 
 PG_FUNCTION_INFO_V1(cmsketch_from_bytea);

@@ -1,7 +1,8 @@
 /*
  * report.c — errors the whole SQL layer raises: a core failure as an
- * ereport with the fitting SQLSTATE (docs/design.md decision 4), and a
- * transition function called outside its aggregate.
+ * ereport with the fitting SQLSTATE (docs/design.md decision 4), a stored
+ * value found corrupt, and a transition function called outside its
+ * aggregate.
  */
 #include "bloomsketch.h"
 
@@ -34,6 +35,16 @@ bs_report(const bs_error *err, BsSource source)
 			 errmsg("%s", err->message),
 			 err->detail[0] ? errdetail("%s", err->detail) : 0,
 			 err->hint[0] ? errhint("%s", err->hint) : 0));
+	pg_unreachable();
+}
+
+void
+bs_report_corrupt(const bs_error *err)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("%s", err->message),
+			 err->detail[0] ? errdetail("%s", err->detail) : 0));
 	pg_unreachable();
 }
 
