@@ -257,33 +257,56 @@ canonical_release(CanonicalBytes *bytes)
 }
 
 /*
- * Error (22023, with a hint) unless the filter accepts values of this kind;
- * the value's canonical bytes must have been taken first (an anonymous
- * record's tag comes from its row type).
+ * Error (22023, with a hint) unless a value with these header fields accepts
+ * values of this kind; the value's canonical bytes must have been taken first
+ * (an anonymous record's tag comes from its row type).  type_name and noun
+ * name the type in messages; current_version is its newest format version.
  */
+static inline void
+bs_check_value_family(const char *type_name, const char *noun, uint8 current_version,
+					  uint8 version, uint8 family, uint32 type_tag, const ValueKind *kind)
+{
+	if (unlikely(version != current_version))
+		bs_check_hash_rules(type_name, version, family);
+	if (unlikely(family != kind->family || type_tag != value_kind_tag(kind)) &&
+		family != BS_FAMILY_NONE)
+		bs_family_mismatch_error(type_name, noun, family, type_tag, kind);
+}
+
+/*
+ * Give a value that has no family yet this kind's family (its values then
+ * hash as the current version says), or check it as bs_check_value_family.
+ */
+static inline void
+bs_adopt_value_family(const char *type_name, const char *noun, uint8 current_version,
+					  uint8 *version, uint8 *family, uint32 *type_tag,
+					  const ValueKind *kind)
+{
+	if (unlikely(*family == BS_FAMILY_NONE))
+	{
+		*version = current_version;
+		*family = kind->family;
+		*type_tag = value_kind_tag(kind);
+	}
+	else
+		bs_check_value_family(type_name, noun, current_version, *version, *family,
+							  *type_tag, kind);
+}
+
+/* Error (22023, with a hint) unless the filter accepts values of this kind. */
 static inline void
 check_family(const bs_bloom *filter, const ValueKind *kind)
 {
-	if (unlikely(filter->version != BS_BLOOM_FORMAT_VERSION))
-		bs_check_hash_rules("bloomfilter", filter->version, filter->family);
-	if (unlikely(filter->family != kind->family ||
-				 filter->type_tag != value_kind_tag(kind)) &&
-		filter->family != BS_FAMILY_NONE)
-		bs_family_mismatch_error("bloomfilter", "filter", filter->family, filter->type_tag, kind);
+	bs_check_value_family("bloomfilter", "filter", BS_BLOOM_FORMAT_VERSION, filter->version,
+						  filter->family, filter->type_tag, kind);
 }
 
 /* Give an empty filter this kind's family, or check it as check_family does. */
 static inline void
 adopt_family(bs_bloom *filter, const ValueKind *kind)
 {
-	if (unlikely(filter->family == BS_FAMILY_NONE))
-	{
-		filter->version = BS_BLOOM_FORMAT_VERSION;	/* its values hash as this version says */
-		filter->family = kind->family;
-		filter->type_tag = value_kind_tag(kind);
-	}
-	else
-		check_family(filter, kind);
+	bs_adopt_value_family("bloomfilter", "filter", BS_BLOOM_FORMAT_VERSION, &filter->version,
+						  &filter->family, &filter->type_tag, kind);
 }
 
 #endif							/* BLOOMSKETCH_H */

@@ -35,25 +35,16 @@ void		bs_cms_check_shape_or_error(const bs_cms *cms);
 static inline void
 cms_check_family(const bs_cms *cms, const ValueKind *kind)
 {
-	if (unlikely(cms->version != BS_CMS_FORMAT_VERSION))
-		bs_check_hash_rules("cmsketch", cms->version, cms->family);
-	if (unlikely(cms->family != kind->family || cms->type_tag != value_kind_tag(kind)) &&
-		cms->family != BS_FAMILY_NONE)
-		bs_family_mismatch_error("cmsketch", "sketch", cms->family, cms->type_tag, kind);
+	bs_check_value_family("cmsketch", "sketch", BS_CMS_FORMAT_VERSION, cms->version,
+						  cms->family, cms->type_tag, kind);
 }
 
 /* Give an empty sketch this kind's family, or check it as cms_check_family does. */
 static inline void
 cms_adopt_family(bs_cms *cms, const ValueKind *kind)
 {
-	if (unlikely(cms->family == BS_FAMILY_NONE))
-	{
-		cms->version = BS_CMS_FORMAT_VERSION;	/* its values hash as this version says */
-		cms->family = kind->family;
-		cms->type_tag = value_kind_tag(kind);
-	}
-	else
-		cms_check_family(cms, kind);
+	bs_adopt_value_family("cmsketch", "sketch", BS_CMS_FORMAT_VERSION, &cms->version,
+						  &cms->family, &cms->type_tag, kind);
 }
 
 /* Probing constants of a sketch, recomputed only when its shape changes. */
