@@ -7,20 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bs_base64.h"
 #include "bs_codec_util.h"
 #include "bs_scheme.h"
 
 #define TEXT_MAGIC "bloom"
 
 #define TYPE_NAME "bloomfilter"
-
-/* The start of a sentence about a filter's size, for length errors. */
-static void
-describe_shape(uint64_t bits, char *out, size_t size)
-{
-	snprintf(out, size, "A filter of %" PRIu64 " bits", bits);
-}
 
 /* ---- the validator ---- */
 
@@ -93,6 +85,84 @@ bs_bloom_check_shape(const bs_bloom *filter, uint64_t total_bytes, bs_error *err
 
 /* ---- serialized form ---- */
 
+/* The serialized header of a filter (bs_form.write_header). */
+static void
+write_header(const void *value, uint8_t *out)
+{
+	const bs_bloom *filter = value;
+
+	out[0] = filter->version;
+	out[1] = filter->scheme;
+	out[2] = filter->family;
+	out[3] = filter->reserved8;
+	bs_store_le16(out + 4, filter->hashes);
+	bs_store_le16(out + 6, filter->reserved16);
+	bs_store_le32(out + 8, filter->type_tag);
+	bs_store_le64(out + 12, filter->bits);
+	bs_store_le64(out + 20, filter->seed);
+	bs_store_le64(out + 28, filter->items);
+}
+
+/* The fields of a serialized header, unchecked (bs_form.read_header). */
+static void
+read_header(const uint8_t *in, void *params)
+{
+	bs_bloom_params *p = params;
+
+	p->version = in[0];
+	p->scheme = in[1];
+	p->family = in[2];
+	p->reserved8 = in[3];
+	p->hashes = bs_load_le16(in + 4);
+	p->reserved16 = bs_load_le16(in + 6);
+	p->type_tag = bs_load_le32(in + 8);
+	p->bits = bs_load_le64(in + 12);
+	p->seed = bs_load_le64(in + 20);
+	p->items = bs_load_le64(in + 28);
+}
+
+/* Copy checked params into a filter's header (bs_form.set_header). */
+static void
+set_header(void *value, const void *params)
+{
+	bs_bloom   *filter = value;
+	const bs_bloom_params *p = params;
+
+	filter->version = p->version;
+	filter->scheme = p->scheme;
+	filter->family = p->family;
+	filter->reserved8 = p->reserved8;
+	filter->hashes = p->hashes;
+	filter->reserved16 = p->reserved16;
+	filter->type_tag = p->type_tag;
+	filter->bits = p->bits;
+	filter->seed = p->seed;
+	filter->items = p->items;
+}
+
+/* ---- text form ---- */
+
+/* Render the prefix (through the final ':'); returns its length. */
+static size_t
+format_prefix(const void *params, char *out, size_t size)
+{
+	const bs_bloom_params *p = params;
+	char		family[32];
+	int			n;
+
+	bs_family_token(p->family, p->type_tag, family, sizeof(family));
+	n = snprintf(out, size, "%s:v%u:%s:%s:k=%u:m=%" PRIu64 ":seed=%" PRId64 ":items=%" PRIu64 ":",
+				 TEXT_MAGIC, p->version, bs_scheme_name(p->scheme), family,
+				 p->hashes, p->bits, (int64_t) p->seed, p->items);
+	return n < 0 ? 0 : (size_t) n;
+}
+
+static bs_status
+syntax_error(bs_error *err, const char *detail)
+{
+	return bs_text_syntax_error(TYPE_NAME, detail, err);
+}
+
 /* A scheme name of the text form (not NUL-terminated) to its code. */
 static bool
 parse_scheme(const char *token, size_t length, uint8_t *scheme)
@@ -106,178 +176,129 @@ parse_scheme(const char *token, size_t length, uint8_t *scheme)
 	return bs_scheme_parse(name, scheme);
 }
 
-void
-bs_bloom_serialize(const bs_bloom *filter, uint8_t *out)
+/* The text header's fields after the magic word (bs_form.parse_fields). */
+static bs_status
+parse_fields(const bs_text_header *h, void *params, bs_error *err)
 {
-	out[0] = filter->version;
-	out[1] = filter->scheme;
-	out[2] = filter->family;
-	out[3] = filter->reserved8;
-	bs_store_le16(out + 4, filter->hashes);
-	bs_store_le16(out + 6, filter->reserved16);
-	bs_store_le32(out + 8, filter->type_tag);
-	bs_store_le64(out + 12, filter->bits);
-	bs_store_le64(out + 20, filter->seed);
-	bs_store_le64(out + 28, filter->items);
-	bs_words_to_le(filter->words, bs_bloom_word_count(filter->bits),
-				   out + BS_BLOOM_SERIAL_HEADER_BYTES);
+	bs_bloom_params *p = params;
+	uint64_t	value;
+
+	p->version = h->version;
+	if (!parse_scheme(h->field[2], h->length[2], &p->scheme))
+		return syntax_error(err, "The probing scheme must be double, double_square, double_cube, partition, independent or blocked.");
+	if (!bs_parse_family_token(h->field[3], h->length[3], &p->family, &p->type_tag))
+		return syntax_error(err, "The value family is not one bloomsketch knows.");
+	if (!bs_parse_field(h->field[4], h->length[4], "k", false, &value) || value > UINT16_MAX)
+		return syntax_error(err, "The number of hash functions must be written k=<number>.");
+	p->hashes = (uint16_t) value;
+	if (!bs_parse_field(h->field[5], h->length[5], "m", false, &p->bits))
+		return syntax_error(err, "The number of bits must be written m=<number>.");
+	if (!bs_parse_field(h->field[6], h->length[6], "seed", true, &p->seed))
+		return syntax_error(err, "The seed must be written seed=<signed 64-bit number>.");
+	if (!bs_parse_field(h->field[7], h->length[7], "items", false, &p->items))
+		return syntax_error(err, "The item count must be written items=<number>.");
+	return BS_OK;
 }
+
+/* ---- the forms, read and written by bs_codec_util.c ---- */
+
+static bs_status
+check_params(const void *params, bs_error *err)
+{
+	return bs_bloom_check_params(params, err);
+}
+
+static bs_status
+check_words(const void *value, bs_error *err)
+{
+	return bs_bloom_check_words(value, err);
+}
+
+static void
+get_params(const void *value, void *params)
+{
+	bs_bloom_get_params(value, params);
+}
+
+static uint64_t
+payload_words(const void *params)
+{
+	return bs_bloom_word_count(((const bs_bloom_params *) params)->bits);
+}
+
+static void
+describe_shape(const void *params, char *out, size_t size)
+{
+	snprintf(out, size, "A filter of %" PRIu64 " bits", ((const bs_bloom_params *) params)->bits);
+}
+
+/* a value's size is its header's and its words' (bs_form_value_bytes) */
+_Static_assert(offsetof(bs_bloom, words) == sizeof(bs_bloom), "words must follow the header directly");
+
+const bs_form bs_bloom_form = {
+	.type_name = TYPE_NAME,
+	.magic = TEXT_MAGIC,
+	.written_as = "A bloomfilter is written bloom:v1:<scheme>:<family>:k=<k>:m=<m>:seed=<seed>:items=<n>:<base64 bits>.",
+	.words_name = "bits",
+	.oldest_version = BS_BLOOM_OLDEST_VERSION,
+	.newest_version = BS_BLOOM_FORMAT_VERSION,
+	.params_size = sizeof(bs_bloom_params),
+	.serial_header_bytes = BS_BLOOM_SERIAL_HEADER_BYTES,
+	.value_header_bytes = offsetof(bs_bloom, words),
+	.check_params = check_params,
+	.check_words = check_words,
+	.words = payload_words,
+	.describe = describe_shape,
+	.get_params = get_params,
+	.set_header = set_header,
+	.read_header = read_header,
+	.write_header = write_header,
+	.parse_fields = parse_fields,
+	.format_prefix = format_prefix,
+};
 
 bs_status
 bs_bloom_decode_header(const uint8_t *in, size_t length, bs_bloom_params *p,
 					   bs_error *err)
 {
-	bs_status	status;
-	char		shape[64];
-
-	if ((status = bs_check_header_length(TYPE_NAME, BS_BLOOM_SERIAL_HEADER_BYTES, length,
-										 err)) != BS_OK)
-		return status;
-	p->version = in[0];
-	p->scheme = in[1];
-	p->family = in[2];
-	p->reserved8 = in[3];
-	p->hashes = bs_load_le16(in + 4);
-	p->reserved16 = bs_load_le16(in + 6);
-	p->type_tag = bs_load_le32(in + 8);
-	p->bits = bs_load_le64(in + 12);
-	p->seed = bs_load_le64(in + 20);
-	p->items = bs_load_le64(in + 28);
-
-	/* the version decides how to read the rest, so it is checked first */
-	if ((status = bs_bloom_check_params(p, err)) != BS_OK)
-		return status;
-
-	describe_shape(p->bits, shape, sizeof(shape));
-	return bs_check_value_length(TYPE_NAME, shape, bs_bloom_serial_bytes(p->bits), length,
-								 err);
-}
-
-/* Copy checked params into a filter's header. */
-static void
-set_header(bs_bloom *filter, const bs_bloom_params *p)
-{
-	filter->version = p->version;
-	filter->scheme = p->scheme;
-	filter->family = p->family;
-	filter->reserved8 = p->reserved8;
-	filter->hashes = p->hashes;
-	filter->reserved16 = p->reserved16;
-	filter->type_tag = p->type_tag;
-	filter->bits = p->bits;
-	filter->seed = p->seed;
-	filter->items = p->items;
+	return bs_form_decode_header(&bs_bloom_form, in, length, p, err);
 }
 
 bs_status
 bs_bloom_load_serialized(bs_bloom *filter, const bs_bloom_params *p,
 						 const uint8_t *in, bs_error *err)
 {
-	set_header(filter, p);
-	bs_words_from_le(in + BS_BLOOM_SERIAL_HEADER_BYTES, bs_bloom_word_count(p->bits),
-					 filter->words);
-	return bs_bloom_check_words(filter, err);
+	return bs_form_load_serialized(&bs_bloom_form, filter, p, in, err);
 }
 
-/* ---- text form ---- */
-
-/* Render the prefix (through the final ':'); returns its length. */
-static size_t
-format_prefix(const bs_bloom_params *p, char *out, size_t size)
+void
+bs_bloom_serialize(const bs_bloom *filter, uint8_t *out)
 {
-	char		family[32];
-	int			n;
-
-	bs_family_token(p->family, p->type_tag, family, sizeof(family));
-	n = snprintf(out, size, "%s:v%u:%s:%s:k=%u:m=%" PRIu64 ":seed=%" PRId64 ":items=%" PRIu64 ":",
-				 TEXT_MAGIC, p->version, bs_scheme_name(p->scheme), family,
-				 p->hashes, p->bits, (int64_t) p->seed, p->items);
-	return n < 0 ? 0 : (size_t) n;
+	bs_form_serialize(&bs_bloom_form, filter, out);
 }
 
 uint64_t
 bs_bloom_text_length(const bs_bloom *filter)
 {
-	bs_bloom_params p;
-	char		prefix[BS_TEXT_PREFIX_MAX];
-
-	bs_bloom_get_params(filter, &p);
-	return format_prefix(&p, prefix, sizeof(prefix)) +
-		bs_base64_encoded_length(8 * bs_bloom_word_count(filter->bits));
+	return bs_form_text_length(&bs_bloom_form, filter);
 }
 
 void
 bs_bloom_format_text(const bs_bloom *filter, char *out)
 {
-	bs_bloom_params p;
-
-	bs_bloom_get_params(filter, &p);
-	bs_format_payload(filter->words, bs_bloom_word_count(filter->bits),
-					  out + format_prefix(&p, out, BS_TEXT_PREFIX_MAX));
-}
-
-static bs_status
-syntax_error(bs_error *err, const char *detail)
-{
-	return bs_text_syntax_error(TYPE_NAME, detail, err);
+	bs_form_format_text(&bs_bloom_form, filter, out);
 }
 
 bs_status
 bs_bloom_parse_text_header(const char *text, size_t length, bs_bloom_params *p,
 						   size_t *payload_offset, bs_error *err)
 {
-	bs_text_header h;
-	uint64_t	value;
-	char		canonical[BS_TEXT_PREFIX_MAX];
-	char		shape[64];
-	bs_status	status;
-
-	memset(p, 0, sizeof(*p));
-	if ((status = bs_split_text_header(TYPE_NAME, TEXT_MAGIC,
-									   "A bloomfilter is written bloom:v1:<scheme>:<family>:k=<k>:m=<m>:seed=<seed>:items=<n>:<base64 bits>.",
-									   text, length, &h, err)) != BS_OK)
-		return status;
-	p->version = h.version;
-	if (p->version < BS_BLOOM_OLDEST_VERSION || p->version > BS_BLOOM_FORMAT_VERSION)
-		return bs_bloom_check_params(p, err);
-
-	if (!parse_scheme(h.field[2], h.length[2], &p->scheme))
-		return syntax_error(err, "The probing scheme must be double, double_square, double_cube, partition, independent or blocked.");
-	if (!bs_parse_family_token(h.field[3], h.length[3], &p->family, &p->type_tag))
-		return syntax_error(err, "The value family is not one bloomsketch knows.");
-	if (!bs_parse_field(h.field[4], h.length[4], "k", false, &value) || value > UINT16_MAX)
-		return syntax_error(err, "The number of hash functions must be written k=<number>.");
-	p->hashes = (uint16_t) value;
-	if (!bs_parse_field(h.field[5], h.length[5], "m", false, &p->bits))
-		return syntax_error(err, "The number of bits must be written m=<number>.");
-	if (!bs_parse_field(h.field[6], h.length[6], "seed", true, &p->seed))
-		return syntax_error(err, "The seed must be written seed=<signed 64-bit number>.");
-	if (!bs_parse_field(h.field[7], h.length[7], "items", false, &p->items))
-		return syntax_error(err, "The item count must be written items=<number>.");
-
-	if ((status = bs_check_canonical_header(TYPE_NAME, canonical,
-											format_prefix(p, canonical, sizeof(canonical)),
-											text, &h, err)) != BS_OK)
-		return status;
-	if ((status = bs_bloom_check_params(p, err)) != BS_OK)
-		return status;
-	describe_shape(p->bits, shape, sizeof(shape));
-	if ((status = bs_check_payload_length(TYPE_NAME, shape, bs_bloom_word_count(p->bits),
-										  length - h.payload_offset, err)) != BS_OK)
-		return status;
-	*payload_offset = h.payload_offset;
-	return BS_OK;
+	return bs_form_parse_text_header(&bs_bloom_form, text, length, p, payload_offset, err);
 }
 
 bs_status
 bs_bloom_load_text(bs_bloom *filter, const bs_bloom_params *p,
 				   const char *payload, size_t payload_length, bs_error *err)
 {
-	bs_status	status;
-
-	set_header(filter, p);
-	if ((status = bs_read_payload(TYPE_NAME, "bits", payload, payload_length, filter->words,
-								  bs_bloom_word_count(p->bits), err)) != BS_OK)
-		return status;
-	return bs_bloom_check_words(filter, err);
+	return bs_form_load_text(&bs_bloom_form, filter, p, payload, payload_length, err);
 }

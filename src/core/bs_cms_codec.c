@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bs_base64.h"
 #include "bs_codec_util.h"
 #include "bs_primes.h"
 
@@ -17,9 +16,12 @@
 
 /* The start of a sentence about a sketch's size, for length errors. */
 static void
-describe_shape(uint32_t width, uint32_t depth, uint32_t copies, char *out, size_t size)
+describe_shape(const void *params, char *out, size_t size)
 {
-	snprintf(out, size, "A sketch with w = %u, d = %u and %u copies", width, depth, copies);
+	const bs_cms_params *p = params;
+
+	snprintf(out, size, "A sketch with w = %u, d = %u and %u copies", p->width, p->depth,
+			 p->copies);
 }
 
 /* ---- the validator ---- */
@@ -127,7 +129,7 @@ bs_cms_validate(const bs_cms *cms, uint64_t total_bytes, bs_error *err)
 	if (cms->padding != 0)
 		return bs_fail(err, BS_ERR_FORMAT, "cmsketch padding is not zero",
 					   "The alignment padding holds %u; it must be 0.", cms->padding);
-	describe_shape(p.width, p.depth, p.copies, shape, sizeof(shape));
+	describe_shape(&p, shape, sizeof(shape));
 	if ((status = bs_check_value_length(TYPE_NAME, shape, bs_cms_params_total_bytes(&p),
 										total_bytes, err)) != BS_OK)
 		return status;
@@ -150,9 +152,12 @@ bs_cms_check_shape(const bs_cms *cms, uint64_t total_bytes, bs_error *err)
 
 /* ---- serialized form ---- */
 
-void
-bs_cms_serialize(const bs_cms *cms, uint8_t *out)
+/* The serialized header of a sketch (bs_form.write_header). */
+static void
+write_header(const void *value, uint8_t *out)
 {
+	const bs_cms *cms = value;
+
 	out[0] = cms->version;
 	out[1] = cms->family;
 	bs_store_le16(out + 2, cms->reserved16);
@@ -162,20 +167,14 @@ bs_cms_serialize(const bs_cms *cms, uint8_t *out)
 	bs_store_le16(out + 14, cms->copies);
 	bs_store_le64(out + 16, cms->seed);
 	bs_store_le64(out + 24, cms->total);
-	bs_words_to_le(cms->counters, bs_cms_counter_count(cms),
-				   out + BS_CMS_SERIAL_HEADER_BYTES);
 }
 
-bs_status
-bs_cms_decode_header(const uint8_t *in, size_t length, bs_cms_params *p,
-					 bs_error *err)
+/* The fields of a serialized header, unchecked (bs_form.read_header). */
+static void
+read_header(const uint8_t *in, void *params)
 {
-	bs_status	status;
-	char		shape[64];
+	bs_cms_params *p = params;
 
-	if ((status = bs_check_header_length(TYPE_NAME, BS_CMS_SERIAL_HEADER_BYTES, length,
-										 err)) != BS_OK)
-		return status;
 	p->version = in[0];
 	p->family = in[1];
 	p->reserved16 = bs_load_le16(in + 2);
@@ -185,19 +184,15 @@ bs_cms_decode_header(const uint8_t *in, size_t length, bs_cms_params *p,
 	p->copies = bs_load_le16(in + 14);
 	p->seed = bs_load_le64(in + 16);
 	p->total = bs_load_le64(in + 24);
-
-	/* the version decides how to read the rest, so it is checked first */
-	if ((status = bs_cms_check_params(p, err)) != BS_OK)
-		return status;
-
-	describe_shape(p->width, p->depth, p->copies, shape, sizeof(shape));
-	return bs_check_value_length(TYPE_NAME, shape, bs_cms_serial_bytes(p), length, err);
 }
 
-/* Copy checked params into a sketch's header. */
+/* Copy checked params into a sketch's header (bs_form.set_header). */
 static void
-set_header(bs_cms *cms, const bs_cms_params *p)
+set_header(void *value, const void *params)
 {
+	bs_cms	   *cms = value;
+	const bs_cms_params *p = params;
+
 	cms->version = p->version;
 	cms->family = p->family;
 	cms->reserved16 = p->reserved16;
@@ -210,22 +205,13 @@ set_header(bs_cms *cms, const bs_cms_params *p)
 	cms->total = p->total;
 }
 
-bs_status
-bs_cms_load_serialized(bs_cms *cms, const bs_cms_params *p, const uint8_t *in,
-					   bs_error *err)
-{
-	set_header(cms, p);
-	bs_words_from_le(in + BS_CMS_SERIAL_HEADER_BYTES, bs_cms_params_counter_count(p),
-					 cms->counters);
-	return bs_cms_check_counters(cms, err);
-}
-
 /* ---- text form ---- */
 
 /* Render the prefix (through the final ':'); returns its length. */
 static size_t
-format_prefix(const bs_cms_params *p, char *out, size_t size)
+format_prefix(const void *params, char *out, size_t size)
 {
+	const bs_cms_params *p = params;
 	char		family[32];
 	int			n;
 
@@ -236,92 +222,131 @@ format_prefix(const bs_cms_params *p, char *out, size_t size)
 	return n < 0 ? 0 : (size_t) n;
 }
 
-uint64_t
-bs_cms_text_length(const bs_cms *cms)
-{
-	bs_cms_params p;
-	char		prefix[BS_TEXT_PREFIX_MAX];
-
-	bs_cms_get_params(cms, &p);
-	return format_prefix(&p, prefix, sizeof(prefix)) +
-		bs_base64_encoded_length(8 * bs_cms_counter_count(cms));
-}
-
-void
-bs_cms_format_text(const bs_cms *cms, char *out)
-{
-	bs_cms_params p;
-
-	bs_cms_get_params(cms, &p);
-	bs_format_payload(cms->counters, bs_cms_counter_count(cms),
-					  out + format_prefix(&p, out, BS_TEXT_PREFIX_MAX));
-}
-
 static bs_status
 syntax_error(bs_error *err, const char *detail)
 {
 	return bs_text_syntax_error(TYPE_NAME, detail, err);
 }
 
+/* The text header's fields after the magic word (bs_form.parse_fields). */
+static bs_status
+parse_fields(const bs_text_header *h, void *params, bs_error *err)
+{
+	bs_cms_params *p = params;
+	uint64_t	value;
+
+	p->version = h->version;
+	if (!bs_parse_family_token(h->field[2], h->length[2], &p->family, &p->type_tag))
+		return syntax_error(err, "The value family is not one bloomsketch knows.");
+	if (!bs_parse_field(h->field[3], h->length[3], "w", false, &value) || value > UINT32_MAX)
+		return syntax_error(err, "The width must be written w=<number>.");
+	p->width = (uint32_t) value;
+	if (!bs_parse_field(h->field[4], h->length[4], "d", false, &value) || value > UINT16_MAX)
+		return syntax_error(err, "The depth must be written d=<number>.");
+	p->depth = (uint16_t) value;
+	if (!bs_parse_field(h->field[5], h->length[5], "copies", false, &value) || value > UINT16_MAX)
+		return syntax_error(err, "The number of copies must be written copies=<number>.");
+	p->copies = (uint16_t) value;
+	if (!bs_parse_field(h->field[6], h->length[6], "seed", true, &p->seed))
+		return syntax_error(err, "The seed must be written seed=<signed 64-bit number>.");
+	if (!bs_parse_field(h->field[7], h->length[7], "total", false, &p->total))
+		return syntax_error(err, "The total must be written total=<number>.");
+	return BS_OK;
+}
+
+/* ---- the forms, read and written by bs_codec_util.c ---- */
+
+static bs_status
+check_params(const void *params, bs_error *err)
+{
+	return bs_cms_check_params(params, err);
+}
+
+static bs_status
+check_words(const void *value, bs_error *err)
+{
+	return bs_cms_check_counters(value, err);
+}
+
+static void
+get_params(const void *value, void *params)
+{
+	bs_cms_get_params(value, params);
+}
+
+static uint64_t
+payload_words(const void *params)
+{
+	return bs_cms_params_counter_count(params);
+}
+
+/* a value's size is its header's and its words' (bs_form_value_bytes) */
+_Static_assert(offsetof(bs_cms, counters) == sizeof(bs_cms), "words must follow the header directly");
+
+const bs_form bs_cms_form = {
+	.type_name = TYPE_NAME,
+	.magic = TEXT_MAGIC,
+	.written_as = "A cmsketch is written cms:v1:<family>:w=<w>:d=<d>:copies=<c>:seed=<seed>:total=<n>:<base64 counters>.",
+	.words_name = "counters",
+	.oldest_version = BS_CMS_OLDEST_VERSION,
+	.newest_version = BS_CMS_FORMAT_VERSION,
+	.params_size = sizeof(bs_cms_params),
+	.serial_header_bytes = BS_CMS_SERIAL_HEADER_BYTES,
+	.value_header_bytes = offsetof(bs_cms, counters),
+	.check_params = check_params,
+	.check_words = check_words,
+	.words = payload_words,
+	.describe = describe_shape,
+	.get_params = get_params,
+	.set_header = set_header,
+	.read_header = read_header,
+	.write_header = write_header,
+	.parse_fields = parse_fields,
+	.format_prefix = format_prefix,
+};
+
+bs_status
+bs_cms_decode_header(const uint8_t *in, size_t length, bs_cms_params *p,
+					 bs_error *err)
+{
+	return bs_form_decode_header(&bs_cms_form, in, length, p, err);
+}
+
+bs_status
+bs_cms_load_serialized(bs_cms *cms, const bs_cms_params *p, const uint8_t *in,
+					   bs_error *err)
+{
+	return bs_form_load_serialized(&bs_cms_form, cms, p, in, err);
+}
+
+void
+bs_cms_serialize(const bs_cms *cms, uint8_t *out)
+{
+	bs_form_serialize(&bs_cms_form, cms, out);
+}
+
+uint64_t
+bs_cms_text_length(const bs_cms *cms)
+{
+	return bs_form_text_length(&bs_cms_form, cms);
+}
+
+void
+bs_cms_format_text(const bs_cms *cms, char *out)
+{
+	bs_form_format_text(&bs_cms_form, cms, out);
+}
+
 bs_status
 bs_cms_parse_text_header(const char *text, size_t length, bs_cms_params *p,
 						 size_t *payload_offset, bs_error *err)
 {
-	bs_text_header h;
-	uint64_t	value;
-	char		canonical[BS_TEXT_PREFIX_MAX];
-	char		shape[64];
-	bs_status	status;
-
-	memset(p, 0, sizeof(*p));
-	if ((status = bs_split_text_header(TYPE_NAME, TEXT_MAGIC,
-									   "A cmsketch is written cms:v1:<family>:w=<w>:d=<d>:copies=<c>:seed=<seed>:total=<n>:<base64 counters>.",
-									   text, length, &h, err)) != BS_OK)
-		return status;
-	p->version = h.version;
-	if (p->version < BS_CMS_OLDEST_VERSION || p->version > BS_CMS_FORMAT_VERSION)
-		return bs_cms_check_params(p, err);
-
-	if (!bs_parse_family_token(h.field[2], h.length[2], &p->family, &p->type_tag))
-		return syntax_error(err, "The value family is not one bloomsketch knows.");
-	if (!bs_parse_field(h.field[3], h.length[3], "w", false, &value) || value > UINT32_MAX)
-		return syntax_error(err, "The width must be written w=<number>.");
-	p->width = (uint32_t) value;
-	if (!bs_parse_field(h.field[4], h.length[4], "d", false, &value) || value > UINT16_MAX)
-		return syntax_error(err, "The depth must be written d=<number>.");
-	p->depth = (uint16_t) value;
-	if (!bs_parse_field(h.field[5], h.length[5], "copies", false, &value) || value > UINT16_MAX)
-		return syntax_error(err, "The number of copies must be written copies=<number>.");
-	p->copies = (uint16_t) value;
-	if (!bs_parse_field(h.field[6], h.length[6], "seed", true, &p->seed))
-		return syntax_error(err, "The seed must be written seed=<signed 64-bit number>.");
-	if (!bs_parse_field(h.field[7], h.length[7], "total", false, &p->total))
-		return syntax_error(err, "The total must be written total=<number>.");
-
-	if ((status = bs_check_canonical_header(TYPE_NAME, canonical,
-											format_prefix(p, canonical, sizeof(canonical)),
-											text, &h, err)) != BS_OK)
-		return status;
-	if ((status = bs_cms_check_params(p, err)) != BS_OK)
-		return status;
-	describe_shape(p->width, p->depth, p->copies, shape, sizeof(shape));
-	if ((status = bs_check_payload_length(TYPE_NAME, shape, bs_cms_params_counter_count(p),
-										  length - h.payload_offset, err)) != BS_OK)
-		return status;
-	*payload_offset = h.payload_offset;
-	return BS_OK;
+	return bs_form_parse_text_header(&bs_cms_form, text, length, p, payload_offset, err);
 }
 
 bs_status
 bs_cms_load_text(bs_cms *cms, const bs_cms_params *p, const char *payload,
 				 size_t payload_length, bs_error *err)
 {
-	bs_status	status;
-
-	set_header(cms, p);
-	if ((status = bs_read_payload(TYPE_NAME, "counters", payload, payload_length,
-								  cms->counters, bs_cms_params_counter_count(p),
-								  err)) != BS_OK)
-		return status;
-	return bs_cms_check_counters(cms, err);
+	return bs_form_load_text(&bs_cms_form, cms, p, payload, payload_length, err);
 }

@@ -9,6 +9,7 @@
 
 #include "bs_base64.h"
 #include "bs_bloom.h"
+#include "bs_cms.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define HOST_IS_LITTLE_ENDIAN 1
@@ -83,9 +84,10 @@ bs_check_value_length(const char *type_name, const char *shape, uint64_t expecte
 						 shape, expected, given);
 }
 
-bs_status
-bs_check_header_length(const char *type_name, size_t header_bytes, size_t given,
-					   bs_error *err)
+/* BS_ERR_FORMAT when serialized bytes are shorter than their header. */
+static bs_status
+check_header_length(const char *type_name, size_t header_bytes, size_t given,
+					bs_error *err)
 {
 	if (given >= header_bytes)
 		return BS_OK;
@@ -103,10 +105,14 @@ bs_text_syntax_error(const char *type_name, const char *detail, bs_error *err)
 						 "%s", detail);
 }
 
-bs_status
-bs_split_text_header(const char *type_name, const char *magic, const char *written_as,
-					 const char *text, size_t length, bs_text_header *header,
-					 bs_error *err)
+/*
+ * Split the header fields off a text form, check its magic word and read its
+ * version; written_as is the detail when a field is missing.
+ */
+static bs_status
+split_text_header(const char *type_name, const char *magic, const char *written_as,
+				  const char *text, size_t length, bs_text_header *header,
+				  bs_error *err)
 {
 	size_t		start = 0;
 	uint64_t	version;
@@ -137,10 +143,14 @@ bs_split_text_header(const char *type_name, const char *magic, const char *writt
 	return BS_OK;
 }
 
-bs_status
-bs_check_canonical_header(const char *type_name, const char *canonical,
-						  size_t canonical_length, const char *text,
-						  const bs_text_header *header, bs_error *err)
+/*
+ * One spelling per value: BS_ERR_FORMAT unless the header is exactly the
+ * canonical prefix the output function writes for the parsed fields.
+ */
+static bs_status
+check_canonical_header(const char *type_name, const char *canonical,
+					   size_t canonical_length, const char *text,
+					   const bs_text_header *header, bs_error *err)
 {
 	if (canonical_length != header->payload_offset ||
 		memcmp(canonical, text, header->payload_offset) != 0)
@@ -148,9 +158,10 @@ bs_check_canonical_header(const char *type_name, const char *canonical,
 	return BS_OK;
 }
 
-bs_status
-bs_check_payload_length(const char *type_name, const char *shape, uint64_t words,
-						size_t given, bs_error *err)
+/* BS_ERR_FORMAT unless the payload has the length of `words` words in base64. */
+static bs_status
+check_payload_length(const char *type_name, const char *shape, uint64_t words,
+					 size_t given, bs_error *err)
 {
 	uint64_t	expected = bs_base64_encoded_length(8 * words);
 
@@ -161,8 +172,9 @@ bs_check_payload_length(const char *type_name, const char *shape, uint64_t words
 						 shape, expected, given);
 }
 
-void
-bs_format_payload(const uint64_t *words, uint64_t count, char *out)
+/* Write words as the base64 of their little-endian bytes, then a NUL. */
+static void
+format_payload(const uint64_t *words, uint64_t count, char *out)
 {
 #if HOST_IS_LITTLE_ENDIAN
 	bs_base64_encode((const uint8_t *) words, 8 * count, out);
@@ -180,9 +192,13 @@ bs_format_payload(const uint64_t *words, uint64_t count, char *out)
 	out[bs_base64_encoded_length(8 * count)] = '\0';
 }
 
-bs_status
-bs_read_payload(const char *type_name, const char *what, const char *payload,
-				size_t length, uint64_t *words, uint64_t count, bs_error *err)
+/*
+ * Read exactly `count` words from their canonical base64; what names them in
+ * the error ("bits", "counters").
+ */
+static bs_status
+read_payload(const char *type_name, const char *what, const char *payload,
+			 size_t length, uint64_t *words, uint64_t count, bs_error *err)
 {
 	size_t		bad_offset;
 
@@ -195,6 +211,152 @@ bs_read_payload(const char *type_name, const char *what, const char *payload,
 		words[i] = bs_load_le64((const uint8_t *) &words[i]);
 #endif
 	return BS_OK;
+}
+
+/* ---- one type's forms ---- */
+
+bs_status
+bs_form_decode_header(const bs_form *form, const uint8_t *in, size_t length, void *params,
+					  bs_error *err)
+{
+	bs_status	status;
+	char		shape[64];
+
+	if ((status = check_header_length(form->type_name, form->serial_header_bytes, length,
+									  err)) != BS_OK)
+		return status;
+	form->read_header(in, params);
+	/* the version decides how to read the rest: check_params checks it first */
+	if ((status = form->check_params(params, err)) != BS_OK)
+		return status;
+	form->describe(params, shape, sizeof(shape));
+	return bs_check_value_length(form->type_name, shape,
+								 form->serial_header_bytes + 8 * form->words(params),
+								 length, err);
+}
+
+bs_status
+bs_form_parse_text_header(const bs_form *form, const char *text, size_t length,
+						  void *params, size_t *payload_offset, bs_error *err)
+{
+	bs_text_header header;
+	char		canonical[BS_TEXT_PREFIX_MAX];
+	char		shape[64];
+	bs_status	status;
+
+	memset(params, 0, form->params_size);
+	if ((status = split_text_header(form->type_name, form->magic, form->written_as, text,
+									length, &header, err)) != BS_OK)
+		return status;
+	/* the version decides what the other fields mean */
+	if ((status = bs_check_version(form->type_name, header.version, form->oldest_version,
+								   form->newest_version, err)) != BS_OK)
+		return status;
+	if ((status = form->parse_fields(&header, params, err)) != BS_OK)
+		return status;
+	if ((status = check_canonical_header(form->type_name, canonical,
+										 form->format_prefix(params, canonical,
+															 sizeof(canonical)),
+										 text, &header, err)) != BS_OK)
+		return status;
+	if ((status = form->check_params(params, err)) != BS_OK)
+		return status;
+	form->describe(params, shape, sizeof(shape));
+	if ((status = check_payload_length(form->type_name, shape, form->words(params),
+									   length - header.payload_offset, err)) != BS_OK)
+		return status;
+	*payload_offset = header.payload_offset;
+	return BS_OK;
+}
+
+uint64_t
+bs_form_value_bytes(const bs_form *form, const void *params)
+{
+	return form->value_header_bytes + 8 * form->words(params);
+}
+
+/* The words of a value, after its header; and the same to read only. */
+static uint64_t *
+value_words(const bs_form *form, void *value)
+{
+	return (uint64_t *) ((char *) value + form->value_header_bytes);
+}
+
+static const uint64_t *
+stored_words(const bs_form *form, const void *value)
+{
+	return (const uint64_t *) ((const char *) value + form->value_header_bytes);
+}
+
+bs_status
+bs_form_load_serialized(const bs_form *form, void *value, const void *params,
+						const uint8_t *in, bs_error *err)
+{
+	form->set_header(value, params);
+	bs_words_from_le(in + form->serial_header_bytes, form->words(params),
+					 value_words(form, value));
+	return form->check_words(value, err);
+}
+
+bs_status
+bs_form_load_text(const bs_form *form, void *value, const void *params,
+				  const char *payload, size_t payload_length, bs_error *err)
+{
+	bs_status	status;
+
+	form->set_header(value, params);
+	if ((status = read_payload(form->type_name, form->words_name, payload, payload_length,
+							   value_words(form, value), form->words(params), err)) != BS_OK)
+		return status;
+	return form->check_words(value, err);
+}
+
+/* Room for the params of either type. */
+typedef union any_params
+{
+	bs_bloom_params bloom;
+	bs_cms_params cms;
+} any_params;
+
+uint64_t
+bs_form_serial_bytes(const bs_form *form, const void *value)
+{
+	any_params	params;
+
+	form->get_params(value, &params);
+	return form->serial_header_bytes + 8 * form->words(&params);
+}
+
+void
+bs_form_serialize(const bs_form *form, const void *value, uint8_t *out)
+{
+	any_params	params;
+
+	form->get_params(value, &params);
+	form->write_header(value, out);
+	bs_words_to_le(stored_words(form, value), form->words(&params),
+				   out + form->serial_header_bytes);
+}
+
+uint64_t
+bs_form_text_length(const bs_form *form, const void *value)
+{
+	any_params	params;
+	char		prefix[BS_TEXT_PREFIX_MAX];
+
+	form->get_params(value, &params);
+	return form->format_prefix(&params, prefix, sizeof(prefix)) +
+		bs_base64_encoded_length(8 * form->words(&params));
+}
+
+void
+bs_form_format_text(const bs_form *form, const void *value, char *out)
+{
+	any_params	params;
+
+	form->get_params(value, &params);
+	format_payload(stored_words(form, value), form->words(&params),
+				   out + form->format_prefix(&params, out, BS_TEXT_PREFIX_MAX));
 }
 
 /* ---- the fields of text headers ---- */

@@ -82,10 +82,6 @@ bs_status	bs_check_type_tag(const char *type_name, uint8_t family, uint32_t type
 bs_status	bs_check_value_length(const char *type_name, const char *shape,
 								  uint64_t expected, uint64_t given, bs_error *err);
 
-/* BS_ERR_FORMAT when serialized bytes are shorter than their header. */
-bs_status	bs_check_header_length(const char *type_name, size_t header_bytes,
-								   size_t given, bs_error *err);
-
 /* ---- text forms: "<magic>:v<version>:<six fields>:<base64 words>" ---- */
 
 #define BS_TEXT_FIELDS 8
@@ -104,38 +100,80 @@ typedef struct bs_text_header
 /* The BS_ERR_FORMAT of malformed text: "invalid input syntax for type ...". */
 bs_status	bs_text_syntax_error(const char *type_name, const char *detail, bs_error *err);
 
-/*
- * Split the header fields off a text form, check its magic word and read its
- * version; written_as is the detail when a field is missing.  The caller
- * checks the version's range before it parses the other fields, whose
- * meaning the version decides.
- */
-bs_status	bs_split_text_header(const char *type_name, const char *magic,
-								 const char *written_as, const char *text,
-								 size_t length, bs_text_header *header, bs_error *err);
+/* ---- one type's forms, read and written by the functions below ---- */
 
 /*
- * One spelling per value: BS_ERR_FORMAT unless the header is exactly the
- * canonical prefix the output function writes for the parsed fields.
+ * What reading and writing the forms needs to know of a type; each codec
+ * defines one.  A value is the type's struct in memory (bs_bloom, bs_cms):
+ * a header, then its 64-bit words from value_header_bytes on.  params points
+ * to the type's params struct (bs_bloom_params, bs_cms_params): the header
+ * fields alone, as decoded from untrusted input.
  */
-bs_status	bs_check_canonical_header(const char *type_name, const char *canonical,
-									  size_t canonical_length, const char *text,
-									  const bs_text_header *header, bs_error *err);
+typedef struct bs_form
+{
+	const char *type_name;		/* in messages: "bloomfilter" */
+	const char *magic;			/* the text form's first field: "bloom" */
+	const char *written_as;		/* the detail for text that lacks fields */
+	const char *words_name;		/* what the words are called: "bits" */
+	uint8_t		oldest_version;
+	uint8_t		newest_version;
+	size_t		params_size;
+	size_t		serial_header_bytes;
+	size_t		value_header_bytes;
 
-/* BS_ERR_FORMAT unless the payload has the length of `words` words in base64. */
-bs_status	bs_check_payload_length(const char *type_name, const char *shape,
-									uint64_t words, size_t given, bs_error *err);
+	/* the header checks of the type's one validator */
+	bs_status	(*check_params) (const void *params, bs_error *err);
+	/* the checks of a value's words, once loaded */
+	bs_status	(*check_words) (const void *value, bs_error *err);
+	/* the number of words that checked params call for */
+	uint64_t	(*words) (const void *params);
+	/* the start of a sentence about the size: "A filter of 1000 bits" */
+	void		(*describe) (const void *params, char *out, size_t size);
+	/* a value's params, and a value's header from checked params */
+	void		(*get_params) (const void *value, void *params);
+	void		(*set_header) (void *value, const void *params);
+	/* the serialized header: read into params (unchecked), written from a value */
+	void		(*read_header) (const uint8_t *in, void *params);
+	void		(*write_header) (const void *value, uint8_t *out);
+	/* the text header's fields, version included, into params */
+	bs_status	(*parse_fields) (const bs_text_header *header, void *params,
+								 bs_error *err);
+	/* the canonical text header of params through its last colon; its length */
+	size_t		(*format_prefix) (const void *params, char *out, size_t size);
+} bs_form;
 
-/* Write words as the base64 of their little-endian bytes, then a NUL. */
-void		bs_format_payload(const uint64_t *words, uint64_t count, char *out);
+/* Decode and check the header of serialized bytes (length included). */
+bs_status	bs_form_decode_header(const bs_form *form, const uint8_t *in, size_t length,
+								  void *params, bs_error *err);
 
 /*
- * Read exactly `count` words from their canonical base64; what names them in
- * the error ("bits", "counters").
+ * Parse and check the header of a text form, in the order of checks both
+ * types share; its base64 words start at *payload_offset.
  */
-bs_status	bs_read_payload(const char *type_name, const char *what, const char *payload,
-							size_t length, uint64_t *words, uint64_t count,
-							bs_error *err);
+bs_status	bs_form_parse_text_header(const bs_form *form, const char *text,
+									  size_t length, void *params,
+									  size_t *payload_offset, bs_error *err);
+
+/* The bytes in memory of a value with these checked params. */
+uint64_t	bs_form_value_bytes(const bs_form *form, const void *params);
+
+/*
+ * Fill a zeroed value of bs_form_value_bytes bytes from checked params and
+ * the serialized bytes, or from the base64 payload of the text form; then
+ * check its words.
+ */
+bs_status	bs_form_load_serialized(const bs_form *form, void *value, const void *params,
+									const uint8_t *in, bs_error *err);
+bs_status	bs_form_load_text(const bs_form *form, void *value, const void *params,
+							  const char *payload, size_t payload_length, bs_error *err);
+
+/* The serialized form of a value: its length, and the bytes. */
+uint64_t	bs_form_serial_bytes(const bs_form *form, const void *value);
+void		bs_form_serialize(const bs_form *form, const void *value, uint8_t *out);
+
+/* The text form of a value: its length without the NUL, and the text with it. */
+uint64_t	bs_form_text_length(const bs_form *form, const void *value);
+void		bs_form_format_text(const bs_form *form, const void *value, char *out);
 
 /* ---- the fields of text headers ---- */
 
