@@ -39,11 +39,17 @@ pg_noreturn void bs_report_corrupt(const bs_error *err);
  */
 void	   *bs_alloc_value(MemoryContext context, uint64 size, const char *type_name);
 
-/* Room for a text form of `length` characters and its NUL, or 54000. */
-char	   *bs_text_form_buffer(const char *type_name, uint64 length);
+/*
+ * A value of the form's type from untrusted serialized bytes or text: the
+ * core validator checks the header before anything sized by it is
+ * allocated, and the words once loaded (22P03 for bytes, 22P02 for text).
+ */
+void	   *bs_value_from_serialized(const bs_form *form, const uint8 *data, size_t length);
+void	   *bs_value_from_text(const bs_form *form, const char *text);
 
-/* A bytea of `length` bytes for a serialized form, or 54000. */
-bytea	   *bs_serialized_form_buffer(const char *type_name, uint64 length);
+/* The text and serialized forms of a value (54000 beyond the allocation limit). */
+char	   *bs_value_to_text(const bs_form *form, const void *value);
+bytea	   *bs_value_to_bytea(const bs_form *form, const void *value);
 
 /* Orders two detoasted values of one type (btree order, -1, 0 or 1). */
 typedef int (*BsCompare) (const struct varlena *a, const struct varlena *b);
