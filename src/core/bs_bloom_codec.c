@@ -83,63 +83,6 @@ bs_bloom_check_shape(const bs_bloom *filter, uint64_t total_bytes, bs_error *err
 	return BS_OK;
 }
 
-/* ---- serialized form ---- */
-
-/* The serialized header of a filter (bs_form.write_header). */
-static void
-write_header(const void *value, uint8_t *out)
-{
-	const bs_bloom *filter = value;
-
-	out[0] = filter->version;
-	out[1] = filter->scheme;
-	out[2] = filter->family;
-	out[3] = filter->reserved8;
-	bs_store_le16(out + 4, filter->hashes);
-	bs_store_le16(out + 6, filter->reserved16);
-	bs_store_le32(out + 8, filter->type_tag);
-	bs_store_le64(out + 12, filter->bits);
-	bs_store_le64(out + 20, filter->seed);
-	bs_store_le64(out + 28, filter->items);
-}
-
-/* The fields of a serialized header, unchecked (bs_form.read_header). */
-static void
-read_header(const uint8_t *in, void *params)
-{
-	bs_bloom_params *p = params;
-
-	p->version = in[0];
-	p->scheme = in[1];
-	p->family = in[2];
-	p->reserved8 = in[3];
-	p->hashes = bs_load_le16(in + 4);
-	p->reserved16 = bs_load_le16(in + 6);
-	p->type_tag = bs_load_le32(in + 8);
-	p->bits = bs_load_le64(in + 12);
-	p->seed = bs_load_le64(in + 20);
-	p->items = bs_load_le64(in + 28);
-}
-
-/* Copy checked params into a filter's header (bs_form.set_header). */
-static void
-set_header(void *value, const void *params)
-{
-	bs_bloom   *filter = value;
-	const bs_bloom_params *p = params;
-
-	filter->version = p->version;
-	filter->scheme = p->scheme;
-	filter->family = p->family;
-	filter->reserved8 = p->reserved8;
-	filter->hashes = p->hashes;
-	filter->reserved16 = p->reserved16;
-	filter->type_tag = p->type_tag;
-	filter->bits = p->bits;
-	filter->seed = p->seed;
-	filter->items = p->items;
-}
-
 /* ---- text form ---- */
 
 /* Render the prefix (through the final ':'); returns its length. */
@@ -214,12 +157,6 @@ check_words(const void *value, bs_error *err)
 	return bs_bloom_check_words(value, err);
 }
 
-static void
-get_params(const void *value, void *params)
-{
-	bs_bloom_get_params(value, params);
-}
-
 static uint64_t
 payload_words(const void *params)
 {
@@ -231,6 +168,23 @@ describe_shape(const void *params, char *out, size_t size)
 {
 	snprintf(out, size, "A filter of %" PRIu64 " bits", ((const bs_bloom_params *) params)->bits);
 }
+
+#define FIELD(member, serial_offset) \
+	BS_HEADER_FIELD(bs_bloom, bs_bloom_params, member, serial_offset)
+
+/* The header: its serialized layout is docs/format.md's. */
+static const bs_header_field header_fields[] = {
+	FIELD(version, 0),
+	FIELD(scheme, 1),
+	FIELD(family, 2),
+	FIELD(reserved8, 3),
+	FIELD(hashes, 4),
+	FIELD(reserved16, 6),
+	FIELD(type_tag, 8),
+	FIELD(bits, 12),
+	FIELD(seed, 20),
+	FIELD(items, 28),
+};
 
 /* a value's size is its header's and its words' (bs_form_value_bytes) */
 _Static_assert(offsetof(bs_bloom, words) == sizeof(bs_bloom), "words must follow the header directly");
@@ -245,17 +199,21 @@ const bs_form bs_bloom_form = {
 	.params_size = sizeof(bs_bloom_params),
 	.serial_header_bytes = BS_BLOOM_SERIAL_HEADER_BYTES,
 	.value_header_bytes = offsetof(bs_bloom, words),
+	.fields = header_fields,
+	.field_count = sizeof(header_fields) / sizeof(header_fields[0]),
 	.check_params = check_params,
 	.check_words = check_words,
 	.words = payload_words,
 	.describe = describe_shape,
-	.get_params = get_params,
-	.set_header = set_header,
-	.read_header = read_header,
-	.write_header = write_header,
 	.parse_fields = parse_fields,
 	.format_prefix = format_prefix,
 };
+
+void
+bs_bloom_get_params(const bs_bloom *filter, bs_bloom_params *params)
+{
+	bs_form_get_params(&bs_bloom_form, filter, params);
+}
 
 bs_status
 bs_bloom_decode_header(const uint8_t *in, size_t length, bs_bloom_params *p,

@@ -65,20 +65,6 @@ bs_cms_init(bs_cms *cms, uint32_t width, uint32_t depth, uint32_t copies,
 	cms->total = 0;
 }
 
-void
-bs_cms_get_params(const bs_cms *cms, bs_cms_params *params)
-{
-	params->version = cms->version;
-	params->family = cms->family;
-	params->reserved16 = cms->reserved16;
-	params->type_tag = cms->type_tag;
-	params->width = cms->width;
-	params->depth = cms->depth;
-	params->copies = cms->copies;
-	params->seed = cms->seed;
-	params->total = cms->total;
-}
-
 /* ---- hashing ---- */
 
 void

@@ -150,61 +150,6 @@ bs_cms_check_shape(const bs_cms *cms, uint64_t total_bytes, bs_error *err)
 	return BS_OK;
 }
 
-/* ---- serialized form ---- */
-
-/* The serialized header of a sketch (bs_form.write_header). */
-static void
-write_header(const void *value, uint8_t *out)
-{
-	const bs_cms *cms = value;
-
-	out[0] = cms->version;
-	out[1] = cms->family;
-	bs_store_le16(out + 2, cms->reserved16);
-	bs_store_le32(out + 4, cms->type_tag);
-	bs_store_le32(out + 8, cms->width);
-	bs_store_le16(out + 12, cms->depth);
-	bs_store_le16(out + 14, cms->copies);
-	bs_store_le64(out + 16, cms->seed);
-	bs_store_le64(out + 24, cms->total);
-}
-
-/* The fields of a serialized header, unchecked (bs_form.read_header). */
-static void
-read_header(const uint8_t *in, void *params)
-{
-	bs_cms_params *p = params;
-
-	p->version = in[0];
-	p->family = in[1];
-	p->reserved16 = bs_load_le16(in + 2);
-	p->type_tag = bs_load_le32(in + 4);
-	p->width = bs_load_le32(in + 8);
-	p->depth = bs_load_le16(in + 12);
-	p->copies = bs_load_le16(in + 14);
-	p->seed = bs_load_le64(in + 16);
-	p->total = bs_load_le64(in + 24);
-}
-
-/* Copy checked params into a sketch's header (bs_form.set_header). */
-static void
-set_header(void *value, const void *params)
-{
-	bs_cms	   *cms = value;
-	const bs_cms_params *p = params;
-
-	cms->version = p->version;
-	cms->family = p->family;
-	cms->reserved16 = p->reserved16;
-	cms->type_tag = p->type_tag;
-	cms->width = p->width;
-	cms->depth = p->depth;
-	cms->copies = p->copies;
-	cms->padding = 0;
-	cms->seed = p->seed;
-	cms->total = p->total;
-}
-
 /* ---- text form ---- */
 
 /* Render the prefix (through the final ':'); returns its length. */
@@ -268,17 +213,27 @@ check_words(const void *value, bs_error *err)
 	return bs_cms_check_counters(value, err);
 }
 
-static void
-get_params(const void *value, void *params)
-{
-	bs_cms_get_params(value, params);
-}
-
 static uint64_t
 payload_words(const void *params)
 {
 	return bs_cms_params_counter_count(params);
 }
+
+#define FIELD(member, serial_offset) \
+	BS_HEADER_FIELD(bs_cms, bs_cms_params, member, serial_offset)
+
+/* The header: its serialized layout is docs/format.md's. */
+static const bs_header_field header_fields[] = {
+	FIELD(version, 0),
+	FIELD(family, 1),
+	FIELD(reserved16, 2),
+	FIELD(type_tag, 4),
+	FIELD(width, 8),
+	FIELD(depth, 12),
+	FIELD(copies, 14),
+	FIELD(seed, 16),
+	FIELD(total, 24),
+};
 
 /* a value's size is its header's and its words' (bs_form_value_bytes) */
 _Static_assert(offsetof(bs_cms, counters) == sizeof(bs_cms), "words must follow the header directly");
@@ -293,17 +248,21 @@ const bs_form bs_cms_form = {
 	.params_size = sizeof(bs_cms_params),
 	.serial_header_bytes = BS_CMS_SERIAL_HEADER_BYTES,
 	.value_header_bytes = offsetof(bs_cms, counters),
+	.fields = header_fields,
+	.field_count = sizeof(header_fields) / sizeof(header_fields[0]),
 	.check_params = check_params,
 	.check_words = check_words,
 	.words = payload_words,
 	.describe = describe_shape,
-	.get_params = get_params,
-	.set_header = set_header,
-	.read_header = read_header,
-	.write_header = write_header,
 	.parse_fields = parse_fields,
 	.format_prefix = format_prefix,
 };
+
+void
+bs_cms_get_params(const bs_cms *cms, bs_cms_params *params)
+{
+	bs_form_get_params(&bs_cms_form, cms, params);
+}
 
 bs_status
 bs_cms_decode_header(const uint8_t *in, size_t length, bs_cms_params *p,

@@ -215,6 +215,146 @@ read_payload(const char *type_name, const char *what, const char *payload,
 
 /* ---- one type's forms ---- */
 
+/* A field's value in memory, of its width. */
+static uint64_t
+field_get(const void *base, size_t offset, int width)
+{
+	const uint8_t *p = (const uint8_t *) base + offset;
+	uint8_t		v8;
+	uint16_t	v16;
+	uint32_t	v32;
+	uint64_t	v64;
+
+	switch (width)
+	{
+		case 1:
+			memcpy(&v8, p, 1);
+			return v8;
+		case 2:
+			memcpy(&v16, p, 2);
+			return v16;
+		case 4:
+			memcpy(&v32, p, 4);
+			return v32;
+		default:
+			memcpy(&v64, p, 8);
+			return v64;
+	}
+}
+
+static void
+field_set(void *base, size_t offset, int width, uint64_t value)
+{
+	uint8_t    *p = (uint8_t *) base + offset;
+	uint8_t		v8 = (uint8_t) value;
+	uint16_t	v16 = (uint16_t) value;
+	uint32_t	v32 = (uint32_t) value;
+
+	switch (width)
+	{
+		case 1:
+			memcpy(p, &v8, 1);
+			break;
+		case 2:
+			memcpy(p, &v16, 2);
+			break;
+		case 4:
+			memcpy(p, &v32, 4);
+			break;
+		default:
+			memcpy(p, &value, 8);
+	}
+}
+
+/* A field of the serialized form, little-endian, of its width. */
+static uint64_t
+field_load(const uint8_t *in, int width)
+{
+	switch (width)
+	{
+		case 1:
+			return in[0];
+		case 2:
+			return bs_load_le16(in);
+		case 4:
+			return bs_load_le32(in);
+		default:
+			return bs_load_le64(in);
+	}
+}
+
+static void
+field_store(uint8_t *out, int width, uint64_t value)
+{
+	switch (width)
+	{
+		case 1:
+			out[0] = (uint8_t) value;
+			break;
+		case 2:
+			bs_store_le16(out, (uint16_t) value);
+			break;
+		case 4:
+			bs_store_le32(out, (uint32_t) value);
+			break;
+		default:
+			bs_store_le64(out, value);
+	}
+}
+
+void
+bs_form_get_params(const bs_form *form, const void *value, void *params)
+{
+	for (int i = 0; i < form->field_count; i++)
+	{
+		const bs_header_field *f = &form->fields[i];
+
+		field_set(params, f->params_offset, f->width,
+				  field_get(value, f->value_offset, f->width));
+	}
+}
+
+/*
+ * A value's header from checked params.  The header past the length word is
+ * cleared first: bytes that are no field (alignment padding) are zero.
+ */
+static void
+set_header(const bs_form *form, void *value, const void *params)
+{
+	memset((uint8_t *) value + sizeof(int32_t), 0, form->value_header_bytes - sizeof(int32_t));
+	for (int i = 0; i < form->field_count; i++)
+	{
+		const bs_header_field *f = &form->fields[i];
+
+		field_set(value, f->value_offset, f->width,
+				  field_get(params, f->params_offset, f->width));
+	}
+}
+
+/* The fields of a serialized header into params, unchecked. */
+static void
+read_header(const bs_form *form, const uint8_t *in, void *params)
+{
+	for (int i = 0; i < form->field_count; i++)
+	{
+		const bs_header_field *f = &form->fields[i];
+
+		field_set(params, f->params_offset, f->width, field_load(in + f->serial_offset, f->width));
+	}
+}
+
+/* The serialized header of a value. */
+static void
+write_header(const bs_form *form, const void *value, uint8_t *out)
+{
+	for (int i = 0; i < form->field_count; i++)
+	{
+		const bs_header_field *f = &form->fields[i];
+
+		field_store(out + f->serial_offset, f->width, field_get(value, f->value_offset, f->width));
+	}
+}
+
 bs_status
 bs_form_decode_header(const bs_form *form, const uint8_t *in, size_t length, void *params,
 					  bs_error *err)
@@ -225,7 +365,7 @@ bs_form_decode_header(const bs_form *form, const uint8_t *in, size_t length, voi
 	if ((status = check_header_length(form->type_name, form->serial_header_bytes, length,
 									  err)) != BS_OK)
 		return status;
-	form->read_header(in, params);
+	read_header(form, in, params);
 	/* the version decides how to read the rest: check_params checks it first */
 	if ((status = form->check_params(params, err)) != BS_OK)
 		return status;
@@ -292,7 +432,7 @@ bs_status
 bs_form_load_serialized(const bs_form *form, void *value, const void *params,
 						const uint8_t *in, bs_error *err)
 {
-	form->set_header(value, params);
+	set_header(form, value, params);
 	bs_words_from_le(in + form->serial_header_bytes, form->words(params),
 					 value_words(form, value));
 	return form->check_words(value, err);
@@ -304,7 +444,7 @@ bs_form_load_text(const bs_form *form, void *value, const void *params,
 {
 	bs_status	status;
 
-	form->set_header(value, params);
+	set_header(form, value, params);
 	if ((status = read_payload(form->type_name, form->words_name, payload, payload_length,
 							   value_words(form, value), form->words(params), err)) != BS_OK)
 		return status;
@@ -323,7 +463,7 @@ bs_form_serial_bytes(const bs_form *form, const void *value)
 {
 	any_params	params;
 
-	form->get_params(value, &params);
+	bs_form_get_params(form, value, &params);
 	return form->serial_header_bytes + 8 * form->words(&params);
 }
 
@@ -332,8 +472,8 @@ bs_form_serialize(const bs_form *form, const void *value, uint8_t *out)
 {
 	any_params	params;
 
-	form->get_params(value, &params);
-	form->write_header(value, out);
+	bs_form_get_params(form, value, &params);
+	write_header(form, value, out);
 	bs_words_to_le(stored_words(form, value), form->words(&params),
 				   out + form->serial_header_bytes);
 }
@@ -344,7 +484,7 @@ bs_form_text_length(const bs_form *form, const void *value)
 	any_params	params;
 	char		prefix[BS_TEXT_PREFIX_MAX];
 
-	form->get_params(value, &params);
+	bs_form_get_params(form, value, &params);
 	return form->format_prefix(&params, prefix, sizeof(prefix)) +
 		bs_base64_encoded_length(8 * form->words(&params));
 }
@@ -354,7 +494,7 @@ bs_form_format_text(const bs_form *form, const void *value, char *out)
 {
 	any_params	params;
 
-	form->get_params(value, &params);
+	bs_form_get_params(form, value, &params);
 	format_payload(stored_words(form, value), form->words(&params),
 				   out + form->format_prefix(&params, out, BS_TEXT_PREFIX_MAX));
 }

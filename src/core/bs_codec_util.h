@@ -103,11 +103,30 @@ bs_status	bs_text_syntax_error(const char *type_name, const char *detail, bs_err
 /* ---- one type's forms, read and written by the functions below ---- */
 
 /*
+ * One field of a type's header: where it lies in the serialized form
+ * (little-endian), in the value in memory and in the params struct, and
+ * its width, the same in all three.
+ */
+typedef struct bs_header_field
+{
+	uint8_t		serial_offset;
+	uint8_t		width;			/* 1, 2, 4 or 8 bytes */
+	uint16_t	value_offset;
+	uint16_t	params_offset;
+} bs_header_field;
+
+/* The field `member` of value_type and params_type, at serial_offset. */
+#define BS_HEADER_FIELD(value_type, params_type, member, serial_offset) \
+	{(serial_offset), sizeof(((value_type *) 0)->member), \
+	 offsetof(value_type, member), offsetof(params_type, member)}
+
+/*
  * What reading and writing the forms needs to know of a type; each codec
  * defines one.  A value is the type's struct in memory (bs_bloom, bs_cms):
- * a header, then its 64-bit words from value_header_bytes on.  params points
- * to the type's params struct (bs_bloom_params, bs_cms_params): the header
- * fields alone, as decoded from untrusted input.
+ * its varlena length word, the header fields, then its 64-bit words from
+ * value_header_bytes on.  params points to the type's params struct
+ * (bs_bloom_params, bs_cms_params): the header fields alone, as decoded
+ * from untrusted input.
  */
 typedef struct bs_form
 {
@@ -120,6 +139,9 @@ typedef struct bs_form
 	size_t		params_size;
 	size_t		serial_header_bytes;
 	size_t		value_header_bytes;
+	/* the header fields, in the order of the serialized form */
+	const bs_header_field *fields;
+	int			field_count;
 
 	/* the header checks of the type's one validator */
 	bs_status	(*check_params) (const void *params, bs_error *err);
@@ -129,12 +151,6 @@ typedef struct bs_form
 	uint64_t	(*words) (const void *params);
 	/* the start of a sentence about the size: "A filter of 1000 bits" */
 	void		(*describe) (const void *params, char *out, size_t size);
-	/* a value's params, and a value's header from checked params */
-	void		(*get_params) (const void *value, void *params);
-	void		(*set_header) (void *value, const void *params);
-	/* the serialized header: read into params (unchecked), written from a value */
-	void		(*read_header) (const uint8_t *in, void *params);
-	void		(*write_header) (const void *value, uint8_t *out);
 	/* the text header's fields, version included, into params */
 	bs_status	(*parse_fields) (const bs_text_header *header, void *params,
 								 bs_error *err);
@@ -153,6 +169,9 @@ bs_status	bs_form_decode_header(const bs_form *form, const uint8_t *in, size_t l
 bs_status	bs_form_parse_text_header(const bs_form *form, const char *text,
 									  size_t length, void *params,
 									  size_t *payload_offset, bs_error *err);
+
+/* A value's header fields into params. */
+void		bs_form_get_params(const bs_form *form, const void *value, void *params);
 
 /* The bytes in memory of a value with these checked params. */
 uint64_t	bs_form_value_bytes(const bs_form *form, const void *params);
