@@ -13,7 +13,7 @@ CORE_OBJS = src/core/bs_error.o src/core/bs_primes.o src/core/bs_base64.o src/co
 	src/core/bs_k_bounds.o src/core/bs_k_search.o src/core/bs_optimal_k.o src/core/bs_optimal_bits.o \
 	src/core/bs_chain_step.o src/core/bs_sizing.o \
 	src/core/bs_blocked_model.o src/core/bs_block_simd.o src/core/bs_scheme_sizing.o \
-	src/core/bs_km_model.o src/core/bs_km_exact.o \
+	src/core/bs_km_model.o src/core/bs_km_exact.o src/core/bs_km_filter_rate.o \
 	src/core/bs_cms.o src/core/bs_cms_codec.o src/core/bs_combine.o
 PG_OBJS = src/pg/bloomsketch.o src/pg/report.o src/pg/bloomfilter_alloc.o src/pg/cmsketch_alloc.o \
 	src/pg/sketch_io.o src/pg/sketch_compare.o src/pg/sketch_agg.o \

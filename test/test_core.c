@@ -2722,18 +2722,88 @@ test_schemes(void)
 	 */
 	for (uint8_t scheme = BS_SCHEME_DOUBLE; scheme <= BS_SCHEME_DOUBLE_CUBE; scheme++)
 	{
-		double		one = bs_km_exact_fpr(scheme, 101, 1, 30);
+		double		one = bs_km_exact_fpr(scheme, 101, 1, 30, BS_KM_REPORT_WORK);
 
 		CHECKF(fabs(one - -expm1(30 * log1p(-1.0 / 101))) < 1e-12, "%s k = 1: %g",
 			   bs_scheme_name(scheme), one);
-		CHECK(isnan(bs_km_exact_fpr(scheme, 1000003, 10, 1000)));
+		CHECK(isnan(bs_km_exact_fpr(scheme, 1000003, 10, 1000, BS_KM_REPORT_WORK)));
 	}
 	{
-		double		exact = bs_km_exact_fpr(BS_SCHEME_DOUBLE, 4801, 7, 500);
+		double		exact = bs_km_exact_fpr(BS_SCHEME_DOUBLE, 4801, 7, 500, BS_KM_SIZING_WORK);
 		double		model = bs_km_fpr(BS_SCHEME_DOUBLE, 4801, 7, 500, -1);
 
 		CHECKF(fabs(model / exact - 1) < 0.07, "double m 4801 k 7 n 500: model %g exact %g",
 			   model, exact);
+	}
+
+	/*
+	 * The sampled count (the z whose probes meet exactly, 16 others for the
+	 * rest) against the full one, within 1%; it declines double.
+	 */
+	{
+		static const struct
+		{
+			uint8_t		scheme;
+			uint64_t	m;
+			uint32_t	k;
+			double		n;
+		}			shapes[] = {
+			{BS_SCHEME_DOUBLE_SQUARE, 67, 6, 5}, {BS_SCHEME_DOUBLE_SQUARE, 521, 10, 30},
+			{BS_SCHEME_DOUBLE_CUBE, 163, 10, 10}, {BS_SCHEME_DOUBLE_CUBE, 487, 7, 50},
+		};
+
+		for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+		{
+			double		exact = bs_km_exact_fpr(shapes[i].scheme, shapes[i].m, shapes[i].k,
+												shapes[i].n, 1e9);
+			double		sampled = bs_km_sampled_fpr(shapes[i].scheme, shapes[i].m, shapes[i].k,
+													shapes[i].n, 1e9);
+
+			CHECKF(fabs(sampled / exact - 1) < 0.01, "%s m %" PRIu64 ": sampled %g, exact %g",
+				   bs_scheme_name(shapes[i].scheme), shapes[i].m, sampled, exact);
+		}
+		CHECK(isnan(bs_km_sampled_fpr(BS_SCHEME_DOUBLE, 101, 7, 10, 1e9)));
+	}
+
+	/*
+	 * The rate of one given filter (bs_km_filter_rate.c) is the share of
+	 * hash pairs whose positions are all set: count them one by one through
+	 * the probing code itself, at odd sizes (m % 64 != 0) and loads from
+	 * empty to full, and past the work limit it declines.
+	 */
+	for (uint8_t scheme = BS_SCHEME_DOUBLE; scheme <= BS_SCHEME_PARTITION; scheme++)
+	{
+		static const uint64_t loads[] = {0, 3, 25, 200};
+		uint32_t	k = scheme == BS_SCHEME_PARTITION ? 5 : 6;
+		uint64_t	m = scheme == BS_SCHEME_PARTITION ? 5 * 67 : 131;
+		bs_bloom   *f = calloc(1, bs_bloom_total_bytes(m));
+		bs_probe	probe;
+
+		for (size_t li = 0; li < sizeof(loads) / sizeof(loads[0]); li++)
+		{
+			uint64_t	hits = 0;
+			uint64_t	range;
+			uint64_t	first_step = scheme == BS_SCHEME_DOUBLE ? 1 : 0;
+			double		pairs;
+
+			bs_bloom_init_scheme(f, scheme, m, k, 5 + li);
+			bs_probe_for(&probe, f);
+			for (uint64_t v = 0; v < loads[li]; v++)
+				bs_bloom_add(f, &probe, &v, sizeof(v));
+			range = probe.first_range;
+			for (uint64_t a = 0; a < range; a++)
+				for (uint64_t b = first_step; b < range; b++)
+					hits += bs_probe_test(f, &probe, a, b);
+			pairs = (double) range * (double) (range - first_step);
+			CHECKF(bs_km_filter_fpr(f) == (double) hits / pairs,
+				   "%s, %" PRIu64 " items: counted %g, by pairs %g", bs_scheme_name(scheme),
+				   loads[li], bs_km_filter_fpr(f), (double) hits / pairs);
+		}
+		free(f);
+		f = calloc(1, bs_bloom_total_bytes(1000003));
+		bs_bloom_init_scheme(f, scheme == BS_SCHEME_PARTITION ? BS_SCHEME_DOUBLE : scheme, 1000003, 7, 1);
+		CHECK(isnan(bs_km_filter_fpr(f)));
+		free(f);
 	}
 
 	/*

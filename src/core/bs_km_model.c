@@ -22,12 +22,13 @@
  * k becomes d).  |U_j| is computed as if each multi-cover were a random
  * subset of its size; beyond KM_EXACT_MAX_K hashes as the sum of the sizes
  * (capped at k), an upper bound.  Against the exact rate of the schemes
- * (bench/km_experiment.c, which enumerates every member pair) the model is
- * within 3% for double from 30 items on and errs high below; within 7%
- * for double_square and double_cube from 300 items on, higher below; and
- * within 0.2% for partition.  With no multi-covers it is the familiar (1 - (1-k/m)^n)^k;
- * the rest is the term the schemes' older models left out, and at small n it
- * is most of the rate (1,000 items at 1e-6 in partition: about n/m'^2).
+ * (bench/km_experiment.c, bs_km_exact.c) the model is within 1.3% for
+ * double from 5 items on, within 0.2% for partition, within 4% for
+ * double_cube from 20 items on and within 5% for double_square from 50
+ * items on; below those two err high (14% at 20 to 30 items).  With no
+ * multi-covers it is the familiar (1 - (1-k/m)^n)^k; the rest is the term
+ * the schemes' older models left out, and at small n it is most of the rate
+ * (1,000 items at 1e-6 in partition: about n/m'^2).
  *
  * The counts N_t of each scheme, with m prime (bs_probe.h):
  *   double      positions a + i b mod m, b != 0.  Scaling by 1/b and moving
@@ -212,17 +213,10 @@ distinct_positions(uint8_t scheme, uint64_t m, uint32_t k, uint64_t b, uint64_t 
 	return distinct;
 }
 
-/*
- * z_share for double_square and double_cube: the b at which two probes of
- * one item meet, each with its number of distinct positions.
- */
-static void
-collision_shares(uint8_t scheme, uint64_t m, uint32_t k, cover_model *model)
+size_t
+bs_km_meeting_steps(uint8_t scheme, uint64_t m, uint32_t k, uint64_t *steps)
 {
-	uint64_t	candidates[KM_EXACT_MAX_K * KM_EXACT_MAX_K];
-	uint64_t	scratch[KM_EXACT_MAX_K];
-	size_t		ncandidates = 0;
-	long double rest = 1;
+	size_t		count = 0;
 
 	for (uint64_t i = 0; i < k; i++)
 		for (uint64_t j = i + 1; j < k; j++)
@@ -232,11 +226,26 @@ collision_shares(uint8_t scheme, uint64_t m, uint32_t k, cover_model *model)
 			uint64_t	b = (m - sum) % m;
 			bool		seen = false;
 
-			for (size_t c = 0; c < ncandidates && !seen; c++)
-				seen = candidates[c] == b;
+			for (size_t c = 0; c < count && !seen; c++)
+				seen = steps[c] == b;
 			if (!seen)
-				candidates[ncandidates++] = b;
+				steps[count++] = b;
 		}
+	return count;
+}
+
+/*
+ * z_share for double_square and double_cube: the b at which two probes of
+ * one item meet, each with its number of distinct positions.
+ */
+static void
+collision_shares(uint8_t scheme, uint64_t m, uint32_t k, cover_model *model)
+{
+	uint64_t	candidates[KM_EXACT_MAX_K * KM_EXACT_MAX_K];
+	uint64_t	scratch[KM_EXACT_MAX_K];
+	size_t		ncandidates = bs_km_meeting_steps(scheme, m, k, candidates);
+	long double rest = 1;
+
 	for (size_t c = 0; c < ncandidates; c++)
 	{
 		uint32_t	d = distinct_positions(scheme, m, k, candidates[c], scratch);
@@ -344,6 +353,45 @@ choose(uint32_t a, uint32_t b)
 }
 
 /*
+ * cov[r], the chance that the members covering one position each cover r
+ * given positions of z: by inclusion-exclusion over the ones they miss,
+ * sum_i (-1)^i C(r, i) (1 - i s)^n, which is below Q^r (the events are
+ * negatively associated, noticeably so at small n).  Past 32 positions the
+ * sum loses its digits to cancellation; there the rates that fit in a
+ * filter make n s^2 so small that Q^r is as good.  With an observed fill,
+ * cov[r] = fill^r.
+ */
+static void
+single_coverage(long double n, long double single, double fill, uint32_t k, long double *cov)
+{
+	long double q = fill >= 0 ? (long double) fill : -expm1l(n * log1pl(-single));
+	long double miss[33];		/* (1 - i s)^n: no member covers i given positions */
+	long double product = 1;
+
+	for (uint32_t i = 0; i <= 32 && i <= k && fill < 0; i++)
+		miss[i] = i * single < 1 ? expl(n * log1pl(-(i * single))) : 0;
+	cov[0] = 1;
+	for (uint32_t r = 1; r <= k; r++)
+	{
+		long double sum = 0;
+		long double binom = 1;
+
+		product *= q;			/* Q^r */
+		if (fill >= 0 || r > 32)
+		{
+			cov[r] = product;
+			continue;
+		}
+		for (uint32_t i = 0; i <= r; i++)
+		{
+			sum += i % 2 == 0 ? binom * miss[i] : -binom * miss[i];
+			binom = binom * (r - i) / (i + 1);
+		}
+		cov[r] = sum < 0 ? 0 : sum > product ? product : sum;
+	}
+}
+
+/*
  * Add mass p at union size c plus one member covering t of d positions:
  * as the bound, t new positions (capped at d); otherwise t positions drawn
  * at random, of which a hypergeometric number are new.
@@ -378,16 +426,21 @@ union_step(const cover_model *model, long double mu, uint32_t d, long double *ma
 }
 
 /*
- * E[Q^(d - min(d, S))] over S, the number of z's positions that j members
- * covering two or more cover between them (counted with repeats), mixed over
- * j ~ Binomial(n, mu).  The sum over j stops when the binomial mass left,
- * which bounds what it could still add, is negligible.
+ * E[cov(d - |U|)] over U, the union of z's positions that j members
+ * covering two or more cover between them, mixed over j ~ Binomial(n, mu).
+ * The other n - j members cover one position each or none: each covers a
+ * given one alone with chance single / (1 - mu), so cov is theirs (with an
+ * observed fill, fill^r whatever j is).  At 10 items one multi-cover leaves
+ * 9 members for the rest, which matters: Q^(k-2) drops by about (9/10)^(k-2).
+ * The sum over j stops when the binomial mass left, which bounds what it
+ * could still add, is negligible.
  */
 static long double
-mixed_rate(const cover_model *model, long double n, long double mu, const long double *cov,
-		   uint32_t d, bool bound)
+mixed_rate(const cover_model *model, long double n, long double mu, long double single,
+		   double fill, uint32_t d, bool bound)
 {
 	uint32_t	k = model->hashes;
+	static long double cov[BS_BLOOM_MAX_HASHES + 1];
 	static long double covered[BS_BLOOM_MAX_HASHES + 1];
 	static long double next[BS_BLOOM_MAX_HASHES + 1];
 	static long double step[(KM_EXACT_MAX_K + 1) * (KM_EXACT_MAX_K + 1)];
@@ -403,6 +456,8 @@ mixed_rate(const cover_model *model, long double n, long double mu, const long d
 		long double weight = expl(log_weight);
 		long double expect = 0;
 
+		if (j == 0 || fill < 0)
+			single_coverage(n - j, mu < 1 ? single / (1 - mu) : 0, fill, d, cov);
 		for (uint32_t c = 0; c <= d; c++)
 			if (covered[c] > 0)
 				expect += covered[c] * cov[d - c];
@@ -442,49 +497,9 @@ mixed_rate(const cover_model *model, long double n, long double mu, const long d
 	return rate;
 }
 
-/*
- * cov[r], the chance that the members covering one position each cover r
- * given positions of z: by inclusion-exclusion over the ones they miss,
- * sum_i (-1)^i C(r, i) (1 - i s)^n, which is below Q^r (the events are
- * negatively associated, noticeably so at small n).  Past 32 positions the
- * sum loses its digits to cancellation; there the rates that fit in a
- * filter make n s^2 so small that Q^r is as good.  With an observed fill,
- * cov[r] = fill^r.
- */
-static void
-single_coverage(long double n, long double single, double fill, uint32_t k, long double *cov)
-{
-	long double q = fill >= 0 ? (long double) fill : -expm1l(n * log1pl(-single));
-	long double miss[33];		/* (1 - i s)^n: no member covers i given positions */
-	long double product = 1;
-
-	for (uint32_t i = 0; i <= 32 && i <= k && fill < 0; i++)
-		miss[i] = i * single < 1 ? expl(n * log1pl(-(i * single))) : 0;
-	cov[0] = 1;
-	for (uint32_t r = 1; r <= k; r++)
-	{
-		long double sum = 0;
-		long double binom = 1;
-
-		product *= q;			/* Q^r */
-		if (fill >= 0 || r > 32)
-		{
-			cov[r] = product;
-			continue;
-		}
-		for (uint32_t i = 0; i <= r; i++)
-		{
-			sum += i % 2 == 0 ? binom * miss[i] : -binom * miss[i];
-			binom = binom * (r - i) / (i + 1);
-		}
-		cov[r] = sum < 0 ? 0 : sum > product ? product : sum;
-	}
-}
-
 static double
 model_fpr(const cover_model *model, long double n, double fill, bool bound)
 {
-	static long double cov[BS_BLOOM_MAX_HASHES + 1];
 	uint32_t	k = model->hashes;
 	long double multi = 0;
 	long double covered_by_multi = 0;
@@ -513,7 +528,6 @@ model_fpr(const cover_model *model, long double n, double fill, bool bound)
 		fill = 1;
 	if (fill > 0 && fill < 1 && single < model->sigma)
 		fill = (double) -expm1l(log1pl(-(long double) fill) * log1pl(-single) / log1pl(-model->sigma));
-	single_coverage(n, single, fill, k, cov);
 	/*
 	 * The z whose probes meet (d < k) are rare in all but tiny filters,
 	 * about 1/m each: below a share of 1e-4 their union is taken as the
@@ -522,7 +536,8 @@ model_fpr(const cover_model *model, long double n, double fill, bool bound)
 	for (uint32_t d = 1; d <= k; d++)
 		if (model->z_share[d] > 0)
 			rate += model->z_share[d] *
-				mixed_rate(model, n, multi, cov, d, bound || (d < k && model->z_share[d] < 1e-4L));
+				mixed_rate(model, n, multi, single, fill, d,
+						   bound || (d < k && model->z_share[d] < 1e-4L));
 	return rate > 1 ? 1 : (double) rate;
 }
 
@@ -556,11 +571,21 @@ bs_km_term_factor(uint8_t scheme, uint64_t bits, uint32_t hashes, double items)
 }
 
 double
-bs_km_rate(uint8_t scheme, uint64_t bits, uint32_t hashes, double items)
+bs_km_rate(uint8_t scheme, uint64_t bits, uint32_t hashes, double items, double max_work)
 {
-	double		exact = bs_km_exact_fpr(scheme, bits, hashes, items);
+	double		exact = bs_km_exact_fpr(scheme, bits, hashes, items, max_work);
 
 	return isnan(exact) ? bs_km_fpr(scheme, bits, hashes, items, -1) : exact;
+}
+
+double
+bs_km_report_rate(uint8_t scheme, uint64_t bits, uint32_t hashes, double items)
+{
+	double		rate = bs_km_exact_fpr(scheme, bits, hashes, items, BS_KM_REPORT_WORK);
+
+	if (isnan(rate))
+		rate = bs_km_sampled_fpr(scheme, bits, hashes, items, BS_KM_REPORT_WORK);
+	return isnan(rate) ? bs_km_fpr(scheme, bits, hashes, items, -1) : rate;
 }
 
 /* The next prime m (or width m') of the scheme at or after `at`. */
@@ -684,7 +709,7 @@ bs_km_size(uint8_t scheme, int64_t capacity, double fpr, uint64_t max_bits,
 	if (sqrt(n / fpr) > (double) max_bits)
 		return false;
 	if (start_bits != 0 && start_bits <= max_bits &&
-		(bs_km_rate(scheme, start_bits, start_hashes, n) <= fpr ||
+		(bs_km_rate(scheme, start_bits, start_hashes, n, BS_KM_SIZING_WORK) <= fpr ||
 		 bs_km_term_factor(scheme, start_bits, start_hashes, n) <= 1 + KM_TERM_TOLERANCE))
 	{
 		*bits = start_bits;
@@ -718,7 +743,7 @@ bs_km_size(uint8_t scheme, int64_t capacity, double fpr, uint64_t max_bits,
 	if (best == 0)
 		return false;
 	/* the model errs low for a few tiny shapes: the exact rate has the last word */
-	while (bs_km_rate(scheme, best, best_k, n) > fpr)
+	while (bs_km_rate(scheme, best, best_k, n, BS_KM_SIZING_WORK) > fpr)
 	{
 		best = shape_at(scheme, (uint64_t) ceil(best * 1.01 / (scheme == BS_SCHEME_PARTITION ? best_k : 1)),
 						best_k);

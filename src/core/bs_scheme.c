@@ -218,11 +218,12 @@ rate_from_fill(const bs_bloom *filter)
 }
 
 /*
- * For the schemes with Kirsch and Mitzenmacher's Theta(1/n) term, their
- * model (bs_km_model.h) at the estimated number of items, with the chance
- * that one position is set taken from the fill: the k-th root of the rate
- * from the fill, so that with no member covering two positions the answer
- * is that rate itself.
+ * For the schemes with Kirsch and Mitzenmacher's Theta(1/n) term: a small
+ * filter's own rate, counted over every hash pair (bs_km_filter_fpr).  A
+ * larger one's is their model (bs_km_model.h) at the estimated number of
+ * items, with the chance that one position is set taken from the fill: the
+ * k-th root of the rate from the fill, so that with no member covering two
+ * positions the answer is that rate itself.
  */
 double
 bs_bloom_current_fpr(const bs_bloom *filter)
@@ -234,13 +235,13 @@ bs_bloom_current_fpr(const bs_bloom *filter)
 
 	if (!bs_km_models(filter->scheme) || rate >= 1 || rate <= 0)
 		return rate;
+	exact = bs_km_filter_fpr(filter);
+	if (!isnan(exact))
+		return exact;
 	bs_scheme_occupancy(filter->scheme, filter->bits, filter->hashes, &model);
 	items = bs_model_estimate_items(&model, bs_bloom_count_set(filter));
 	if (!(items > 0) || isinf(items))
 		return rate;
-	exact = bs_km_exact_fpr(filter->scheme, filter->bits, filter->hashes, items);
-	if (!isnan(exact))
-		return exact;
 	return bs_km_fpr(filter->scheme, filter->bits, filter->hashes, items,
 					 pow(rate, 1.0 / filter->hashes));
 }

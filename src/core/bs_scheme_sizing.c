@@ -37,7 +37,7 @@ bs_scheme_expected_fpr(uint8_t scheme, int64_t bits, int64_t items, int64_t hash
 			status = bs_fpr_exact(bits, items, hashes, scheme == BS_SCHEME_DOUBLE ?
 								  BS_CONSTRUCTION_CLASSIC : BS_CONSTRUCTION_STANDARD, rate, err);
 			if (status == BS_OK && items > 0 && bits >= 2)
-				*rate = bs_km_rate(scheme, (uint64_t) bits, (uint32_t) hashes, (double) items);
+				*rate = bs_km_report_rate(scheme, (uint64_t) bits, (uint32_t) hashes, (double) items);
 			return status;
 		case BS_SCHEME_INDEPENDENT:
 			return bs_fpr_exact(bits, items, hashes, BS_CONSTRUCTION_STANDARD, rate, err);
