@@ -39,6 +39,9 @@ pg_noreturn void bs_report_corrupt(const bs_error *err);
  */
 void	   *bs_alloc_value(MemoryContext context, uint64 size, const char *type_name);
 
+/* Transparent huge pages for a large value not yet touched (huge_pages.c). */
+void		bs_advise_huge_pages(void *start, Size size);
+
 /*
  * A value of the form's type from untrusted serialized bytes or text: the
  * core validator checks the header before anything sized by it is

@@ -23,7 +23,9 @@ bs_alloc_value(MemoryContext context, uint64 size, const char *type_name)
 	if (size > MaxAllocSize)
 		elog(ERROR, "%s of %llu bytes exceeds the allocation limit", type_name,
 			 (unsigned long long) size);
-	value = MemoryContextAllocZero(context, (Size) size);
+	value = MemoryContextAlloc(context, (Size) size);
+	bs_advise_huge_pages(value, (Size) size);
+	memset(value, 0, (Size) size);
 	SET_VARSIZE(value, size);
 	return value;
 }
