@@ -14,8 +14,10 @@ CORE_OBJS = src/core/bs_error.o src/core/bs_primes.o src/core/bs_base64.o src/co
 	src/core/bs_chain_step.o src/core/bs_sizing.o \
 	src/core/bs_blocked_model.o src/core/bs_block_simd.o src/core/bs_scheme_sizing.o \
 	src/core/bs_km_model.o src/core/bs_km_exact.o src/core/bs_km_filter_rate.o \
-	src/core/bs_cms.o src/core/bs_cms_codec.o
-PG_OBJS = src/pg/bloomsketch.o src/pg/value_family.o src/pg/value_structured.o src/pg/stored_cache.o src/pg/bloomfilter_io.o \
+	src/core/bs_cms.o src/core/bs_cms_codec.o src/core/bs_combine.o
+PG_OBJS = src/pg/bloomsketch.o src/pg/report.o src/pg/bloomfilter_alloc.o src/pg/cmsketch_alloc.o \
+	src/pg/sketch_io.o src/pg/sketch_compare.o src/pg/sketch_agg.o src/pg/huge_pages.o \
+	src/pg/value_family.o src/pg/value_structured.o src/pg/stored_cache.o src/pg/bloomfilter_io.o \
 	src/pg/bloomfilter_probe.o src/pg/bloomfilter_funcs.o src/pg/bloomfilter_agg.o \
 	src/pg/bloomfilter_setops.o src/pg/bloomfilter_estimate.o src/pg/bloom_analysis.o \
 	src/pg/bloom_scheme_rates.o \
@@ -37,7 +39,9 @@ PG_CONFIG ?= pg_config
 # different nodes must combine): no fused multiply-add, which GCC otherwise
 # makes of a*b + c wherever the target has it (arm64, for one) and clang
 # within an expression.  Also for the bitcode that JIT inlining uses.
-PG_CFLAGS = -Wall -Wextra -ffp-contract=off
+# Symbols are hidden unless marked (src/pg/pg_compat.h): PostgreSQL 16 and
+# later pass the flag themselves, 15 needs it here.
+PG_CFLAGS = -Wall -Wextra -ffp-contract=off -fvisibility=hidden
 # PostgreSQL's headers are included as system headers: -Wextra is for our code.
 PG_CPPFLAGS = -I$(srcdir)/src/core -isystem $(shell $(PG_CONFIG) --includedir-server)
 SHLIB_LINK =

@@ -40,6 +40,7 @@
 # On exit (also on error or Ctrl-C) it stops the server and removes the
 # worktrees and every bloomsketch_old/_new file it installed.
 source "$(dirname "$0")/../scripts/lib.sh"
+source "$(dirname "$0")/lib.sh"
 bs_require_root "$@"
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
@@ -141,19 +142,18 @@ sql() { psql -X -A -t -q -v ON_ERROR_STOP=1 "$@"; }
 in_db() { local tag=$1; shift; sql -d "bench_$tag" "$@"; }
 
 # ---------------------------------------------------------------------------
-# Data, as bench/run.sh builds it, in both databases (loaded concurrently).
+# Data, as bench/run.sh builds it (bench/lib.sh), in both databases (loaded
+# concurrently).
 # ---------------------------------------------------------------------------
 load_db() {
 	local tag=$1
 	sql -c "CREATE DATABASE bench_$tag"
-	in_db "$tag" <<-SQL
-		CREATE EXTENSION bloomsketch_$tag;
-		CREATE EXTENSION pg_prewarm;
-		CREATE EXTENSION hll;
-		CREATE TABLE t AS
-			SELECT i AS id, md5(i::text) AS s FROM generate_series(1::bigint, $ROWS) i;
-		VACUUM (FREEZE, ANALYZE) t;
-	SQL
+	{
+		echo "CREATE EXTENSION bloomsketch_$tag;"
+		echo "CREATE EXTENSION pg_prewarm;"
+		echo "CREATE EXTENSION hll;"
+		bench_t_sql "$ROWS"
+	} | in_db "$tag"
 }
 bs_log "loading t ($ROWS rows) into bench_old and bench_new"
 for tag in "${TAGS[@]}"; do load_db "$tag" >"$WORK/load.$tag.log" 2>&1 & done
@@ -241,17 +241,7 @@ ratio_table() {
 if [[ " $SECTIONS " == *" bloom "* ]]; then
 	bs_log "bloom: loading other and its stored filter in both databases"
 	for tag in "${TAGS[@]}"; do
-		in_db "$tag" <<-SQL | sed "s/^/==> $tag: /" >&2
-			CREATE TABLE other AS
-				SELECT i AS id FROM generate_series($ROWS / 2 + 1::bigint, $ROWS / 2 + $ROWS) i;
-			CREATE TABLE other_filter AS
-				SELECT bloom_agg(id, $CAPACITY, $FPR) AS f FROM other;
-			VACUUM (FREEZE, ANALYZE) other;
-			VACUUM (FREEZE, ANALYZE) other_filter;
-			CHECKPOINT;
-			SELECT 'prewarmed ' || sum(pg_prewarm(c)) || ' blocks' FROM (VALUES ('t'::regclass), ('other'), ('other_filter'),
-				((SELECT reltoastrelid FROM pg_class WHERE oid = 'other_filter'::regclass))) v(c);
-		SQL
+		bench_bloom_tables_sql "$ROWS" "$CAPACITY" "$FPR" | in_db "$tag" | sed "s/^/==> $tag: /" >&2
 	done
 
 	LABELS=(A B C D E F "F'" G)
@@ -316,17 +306,7 @@ if [[ " $SECTIONS " == *" cms "* ]]; then
 	bs_log "cms: storing the sketch of t.s and $CMS_PROBES values to look up in both databases"
 	declare -A CMS_SUM
 	for tag in "${TAGS[@]}"; do
-		in_db "$tag" <<-SQL | sed "s/^/==> $tag: /" >&2
-			CREATE TABLE cms_store AS SELECT cms_agg(s) AS sketch FROM t;
-			CREATE TABLE cms_probe AS SELECT s FROM t WHERE id <= $CMS_PROBES;
-			CREATE TABLE cms_groups AS SELECT id, (id % $CMS_GROUPS)::int AS g FROM t;
-			VACUUM (FREEZE, ANALYZE) cms_store;
-			VACUUM (FREEZE, ANALYZE) cms_probe;
-			VACUUM (FREEZE, ANALYZE) cms_groups;
-			CHECKPOINT;
-			SELECT 'prewarmed ' || sum(pg_prewarm(c)) || ' blocks' FROM (VALUES ('t'::regclass), ('cms_store'), ('cms_probe'),
-				('cms_groups'), ((SELECT reltoastrelid FROM pg_class WHERE oid = 'cms_store'::regclass))) v(c);
-		SQL
+		bench_cms_tables_sql "$CMS_PROBES" "$CMS_GROUPS" | in_db "$tag" | sed "s/^/==> $tag: /" >&2
 		CMS_SUM[$tag]=$(in_db "$tag" -c "SELECT sum(cms_estimate((SELECT sketch FROM cms_store), s)) FROM cms_probe")
 		bs_log "cms: $tag: sum of $CMS_PROBES estimates ${CMS_SUM[$tag]}"
 	done

@@ -71,10 +71,10 @@
  *
  * The second target (blocked at n = 10^8 at most half double's time) is
  * measured on its own with the two filters side by side in the same passes,
- * on the same keys, their words on a cache line as the server allocates
- * them: the library one at a time (insert, query) and pipelined (insert, and
- * queries pipelined the same way) with rings of 8, 16, 32 and 64 values;
- * the targets compare each scheme at its fastest ring.
+ * on the same keys, their words on a cache line: the library one at a time
+ * (insert, query) and pipelined (insert, and queries pipelined the same way)
+ * with rings of 8, 16, 32 and 64 values; the targets compare each scheme at
+ * its fastest ring.
  *
  * Output: markdown on stdout, to paste into bench/README.md; progress on stderr.
  * About 2 minutes (n = 10^8 dominates).
@@ -1007,8 +1007,8 @@ top_up(bs_bloom *filter, int64_t n, uint64_t inserted)
 }
 
 /*
- * Zeroed memory as the server gets its filters: madvise(MADV_HUGEPAGE) as
- * advise_huge_pages does, here on the whole block (2 MB aligned).
+ * Zeroed memory on transparent huge pages (madvise(MADV_HUGEPAGE)) for the
+ * whole block, 2 MB aligned, so that TLB misses do not blur the comparison.
  */
 static void *
 alloc_huge(size_t size)
@@ -1187,8 +1187,7 @@ hash_alone_ns(int width, double *per_run)
  * The second target: blocked against double at one size, the two filters
  * side by side in the same paired passes (same keys, chunk by chunk), so
  * that the ratio holds while the machine's speed drifts.  Both filters have
- * their words on a cache line, as the server allocates them
- * (bs_bloom_alloc_aligned), so that a block is one line.  Measured: the
+ * their words on a cache line, so that a block is one line.  Measured: the
  * library one at a time (insert, query), and pipelined (insert, and queries
  * pipelined the same way) with rings of 8 (bloom_agg's) to 64 values.  How
  * deep a ring must be is latency / time per value: bloom_agg's rows cost

@@ -18,6 +18,7 @@
 # The targets are printed as PASS/FAIL for information only: the exit status
 # says whether the benchmark ran, not whether the targets were met.
 source "$(dirname "$0")/../scripts/lib.sh"
+source "$(dirname "$0")/lib.sh"
 bs_require_root "$@"
 
 # Which sections to run: all (the default), bloom or cms.
@@ -55,34 +56,24 @@ trap 'bs_stop_server; rm -rf "$WORK"' EXIT
 sql() { psql -X -A -t -q -v ON_ERROR_STOP=1 "$@"; }
 
 # ---------------------------------------------------------------------------
-# Data: t(id, s) with ids 1..10M and 32-character s; other(id) with ids
-# 5,000,001..15,000,000, so half of t's ids are in other and half are not.
+# Data (bench/lib.sh): t(id, s) with ids 1..10M and 32-character s; other(id)
+# with ids 5,000,001..15,000,000, so half of t's ids are in other and half
+# are not.
 # ---------------------------------------------------------------------------
 bs_log "loading t ($ROWS rows)"
-sql <<SQL | sed 's/^/==> /' >&2
-CREATE EXTENSION bloomsketch;
-CREATE EXTENSION pg_prewarm;
-CREATE TABLE t AS
-	SELECT i AS id, md5(i::text) AS s FROM generate_series(1::bigint, $ROWS) i;
-VACUUM (FREEZE, ANALYZE) t;
-SQL
+{
+	echo "CREATE EXTENSION bloomsketch;"
+	echo "CREATE EXTENSION pg_prewarm;"
+	bench_t_sql "$ROWS"
+} | sql | sed 's/^/==> /' >&2
 IFS='|' read -r T_SIZE < <(sql -c "SELECT pg_size_pretty(pg_relation_size('t'))")
 
 if run_bloom; then
 bs_log "loading other ($ROWS rows) and its filter"
-sql <<SQL | sed 's/^/==> /' >&2
-CREATE EXTENSION hll;
-CREATE TABLE other AS
-	SELECT i AS id FROM generate_series($ROWS / 2 + 1::bigint, $ROWS / 2 + $ROWS) i;
--- the filter of other, built once and stored (TOASTed, ~12 MB)
-CREATE TABLE other_filter AS
-	SELECT bloom_agg(id, $CAPACITY, $FPR) AS f FROM other;
-VACUUM (FREEZE, ANALYZE) other;
-VACUUM (FREEZE, ANALYZE) other_filter;
-CHECKPOINT;
-SELECT 'prewarmed ' || sum(pg_prewarm(c)) || ' blocks' FROM (VALUES ('t'::regclass), ('other'), ('other_filter'),
-	((SELECT reltoastrelid FROM pg_class WHERE oid = 'other_filter'::regclass))) v(c);
-SQL
+{
+	echo "CREATE EXTENSION hll;"
+	bench_bloom_tables_sql "$ROWS" "$CAPACITY" "$FPR"
+} | sql | sed 's/^/==> /' >&2
 read -r FILTER_BYTES FILTER_BITS FILTER_HASHES FILTER_STORED < <(sql -F ' ' -c \
 	"SELECT (bloom_info(f)).bytes, (bloom_info(f)).bits, (bloom_info(f)).hashes, pg_column_size(f) FROM other_filter")
 IFS='|' read -r OTHER_SIZE < <(sql -c "SELECT pg_size_pretty(pg_relation_size('other'))")
@@ -321,19 +312,7 @@ if run_cms; then
 CMS_PROBES=1000000
 CMS_GROUPS=1000
 bs_log "cms: storing the sketch of t.s and $CMS_PROBES values to look up"
-sql <<SQL | sed 's/^/==> /' >&2
--- cms_agg's default sketch (epsilon = delta = 0.001) of t.s, stored TOASTed
-CREATE TABLE cms_store AS SELECT cms_agg(s) AS sketch FROM t;
-CREATE TABLE cms_probe AS SELECT s FROM t WHERE id <= $CMS_PROBES;
--- t's ids with a group number: the statistics tell the planner there are $CMS_GROUPS groups
-CREATE TABLE cms_groups AS SELECT id, (id % $CMS_GROUPS)::int AS g FROM t;
-VACUUM (FREEZE, ANALYZE) cms_store;
-VACUUM (FREEZE, ANALYZE) cms_probe;
-VACUUM (FREEZE, ANALYZE) cms_groups;
-CHECKPOINT;
-SELECT 'prewarmed ' || sum(pg_prewarm(c)) || ' blocks' FROM (VALUES ('t'::regclass), ('cms_store'), ('cms_probe'),
-	('cms_groups'), ((SELECT reltoastrelid FROM pg_class WHERE oid = 'cms_store'::regclass))) v(c);
-SQL
+bench_cms_tables_sql "$CMS_PROBES" "$CMS_GROUPS" | sql | sed 's/^/==> /' >&2
 read -r CMS_WIDTH CMS_DEPTH CMS_COPIES CMS_BYTES CMS_STORED < <(sql -F ' ' -c \
 	"SELECT (cms_info(sketch)).width, (cms_info(sketch)).depth, (cms_info(sketch)).copies, (cms_info(sketch)).bytes, pg_column_size(sketch) FROM cms_store")
 bs_log "cms: sketch of t.s: w=$CMS_WIDTH, d=$CMS_DEPTH, copies=$CMS_COPIES, $CMS_BYTES bytes (stored $CMS_STORED bytes)"

@@ -34,21 +34,6 @@ bs_bloom_init_scheme(bs_bloom *filter, bs_scheme scheme, uint64_t bits,
 }
 
 void
-bs_bloom_get_params(const bs_bloom *filter, bs_bloom_params *params)
-{
-	params->version = filter->version;
-	params->scheme = filter->scheme;
-	params->family = filter->family;
-	params->reserved8 = filter->reserved8;
-	params->hashes = filter->hashes;
-	params->reserved16 = filter->reserved16;
-	params->type_tag = filter->type_tag;
-	params->bits = filter->bits;
-	params->seed = filter->seed;
-	params->items = filter->items;
-}
-
-void
 bs_bloom_add(bs_bloom *filter, const bs_probe *probe, const void *data,
 			 size_t length)
 {

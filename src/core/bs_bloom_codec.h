@@ -9,6 +9,7 @@
 #define BS_BLOOM_CODEC_H
 
 #include "bs_bloom.h"
+#include "bs_codec_util.h"
 
 /* Header checks: version, scheme, family, reserved fields, k, m. */
 bs_status	bs_bloom_check_params(const bs_bloom_params *params, bs_error *err);
@@ -50,5 +51,8 @@ bs_status	bs_bloom_parse_text_header(const char *text, size_t length,
 bs_status	bs_bloom_load_text(bs_bloom *filter, const bs_bloom_params *params,
 							   const char *payload, size_t payload_length,
 							   bs_error *err);
+
+/* The forms, for code that reads and writes either type (bs_codec_util.h). */
+extern const bs_form bs_bloom_form;
 
 #endif							/* BS_BLOOM_CODEC_H */

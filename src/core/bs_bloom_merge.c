@@ -5,13 +5,19 @@
 
 #include <inttypes.h>
 
+#include "bs_combine.h"
+
+#define TYPE_NAME "bloomfilter"
+#define NOUN "filter"
+
 bs_status
 bs_bloom_check_compatible(const bs_bloom *a, const bs_bloom *b, bs_error *err)
 {
-	if (!bs_versions_combine(a->version, a->family, b->version, b->family))
-		return bs_fail(err, BS_ERR_MISMATCH, "bloomfilter format versions differ",
-					   "One filter has format version %u, the other %u, and their value family hashes differently in the two.",
-					   a->version, b->version);
+	bs_status	status;
+
+	if ((status = bs_check_versions_combine(TYPE_NAME, NOUN, a->version, a->family,
+											b->version, b->family, err)) != BS_OK)
+		return status;
 	if (a->scheme != b->scheme)
 		return bs_fail(err, BS_ERR_MISMATCH, "bloomfilter probing schemes differ",
 					   "One filter uses scheme \"%s\", the other \"%s\".",
@@ -22,23 +28,10 @@ bs_bloom_check_compatible(const bs_bloom *a, const bs_bloom *b, bs_error *err)
 	if (a->hashes != b->hashes)
 		return bs_fail(err, BS_ERR_MISMATCH, "bloomfilter numbers of hash functions differ",
 					   "One filter has k = %u, the other k = %u.", a->hashes, b->hashes);
-	if (a->seed != b->seed)
-		return bs_fail(err, BS_ERR_MISMATCH, "bloomfilter seeds differ",
-					   "One filter has seed %" PRId64 ", the other seed %" PRId64 ".",
-					   (int64_t) a->seed, (int64_t) b->seed);
-	if (a->family != BS_FAMILY_NONE && b->family != BS_FAMILY_NONE &&
-		(a->family != b->family || a->type_tag != b->type_tag))
-	{
-		char		family_a[32];
-		char		family_b[32];
-
-		bs_family_token(a->family, a->type_tag, family_a, sizeof(family_a));
-		bs_family_token(b->family, b->type_tag, family_b, sizeof(family_b));
-		return bs_fail(err, BS_ERR_MISMATCH, "bloomfilter value families differ",
-					   "One filter holds family \"%s\", the other \"%s\".",
-					   family_a, family_b);
-	}
-	return BS_OK;
+	if ((status = bs_check_same_seed(TYPE_NAME, NOUN, a->seed, b->seed, err)) != BS_OK)
+		return status;
+	return bs_check_same_family(TYPE_NAME, NOUN, a->family, a->type_tag, b->family,
+								b->type_tag, err);
 }
 
 void
@@ -51,12 +44,8 @@ bs_bloom_union_into(bs_bloom *a, const bs_bloom *b)
 	for (uint64_t i = 0; i < words; i++)
 		dst[i] |= src[i];
 	a->items = a->items > UINT64_MAX - b->items ? UINT64_MAX : a->items + b->items;
-	a->version = bs_combined_version(a->version, a->family, b->version, b->family);
-	if (a->family == BS_FAMILY_NONE)
-	{
-		a->family = b->family;
-		a->type_tag = b->type_tag;
-	}
+	bs_adopt_combined_family(&a->version, &a->family, &a->type_tag, b->version, b->family,
+							 b->type_tag);
 }
 
 void
@@ -71,12 +60,8 @@ bs_bloom_intersect_into(bs_bloom *a, const bs_bloom *b)
 	/* an intersection holds at most as many values as either side */
 	if (b->items < a->items)
 		a->items = b->items;
-	a->version = bs_combined_version(a->version, a->family, b->version, b->family);
-	if (a->family == BS_FAMILY_NONE)
-	{
-		a->family = b->family;
-		a->type_tag = b->type_tag;
-	}
+	bs_adopt_combined_family(&a->version, &a->family, &a->type_tag, b->version, b->family,
+							 b->type_tag);
 }
 
 #define COMPARE_FIELD(x, y) do { if ((x) != (y)) return (x) < (y) ? -1 : 1; } while (0)

@@ -5,10 +5,10 @@
  * Most of a sizing's time at extreme rates is this loop (k near 1000: some
  * 10^7 products per rate), so it keeps its sixteen sums in registers, as
  * four vectors of four doubles that the compiler maps onto what the CPU has:
- * built with GCC for x86-64, an AVX2 copy is chosen at load time where the
- * CPU supports it (2.5-3x faster than the sums kept in memory before), SSE2
- * otherwise.  AVX2 without FMA: every copy rounds each product before adding
- * it, so all of them give the same bits (test/test_analysis.c, part H).
+ * on x86-64, an AVX2 copy is chosen at load time where the CPU supports it
+ * (2.5-3x faster than the sums kept in memory before), SSE2 otherwise.  AVX2
+ * without FMA: every copy rounds each product before adding it, so all of
+ * them give the same bits (test/test_analysis.c, part H).
  */
 #include "bs_chain_step.h"
 
@@ -23,22 +23,12 @@ typedef double unaligned_lanes
 #define LANES_AT(p) (*(const unaligned_lanes *) (p))
 
 /*
- * GCC only: clang 14 names the dispatcher of a function with target_clones
- * differently from the function, so calls from other files do not link.
+ * The sums, inlined into one copy per instruction set below, so that each
+ * copy is compiled for its own vector registers.
  */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define CHAIN_CLONES __attribute__((target_clones("avx2", "default")))
-#endif
-#endif
-#ifndef CHAIN_CLONES
-#define CHAIN_CLONES
-#endif
-
-CHAIN_CLONES
-int
-bs_chain_step(const double *v, const double *diag, size_t length,
-			  int lo, int hi, int J, double scale, double *next)
+static inline __attribute__((always_inline)) int
+chain_step_body(const double *v, const double *diag, size_t length,
+				int lo, int hi, int J, double scale, double *next)
 {
 	int			t;
 
@@ -68,3 +58,62 @@ bs_chain_step(const double *v, const double *diag, size_t length,
 	}
 	return t;
 }
+
+/*
+ * On x86-64 the AVX2 copy is picked on the first call, through a pointer,
+ * rather than with target_clones or an ifunc: GCC exports a target_clones
+ * function from a shared library whatever its visibility, clang 14 names its
+ * dispatcher apart from the function (calls from other files do not link),
+ * and an ifunc resolver runs before the sanitizers of the fuzzers are set up.
+ * One indirect call per step is nothing next to the step's J + 1 products.
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
+#if __has_attribute(target)
+#define CHAIN_AVX2
+#endif
+#endif
+
+#ifdef CHAIN_AVX2
+
+typedef int (*chain_step_fn) (const double *v, const double *diag, size_t length,
+							  int lo, int hi, int J, double scale, double *next);
+
+__attribute__((target("avx2")))
+static int
+chain_step_avx2(const double *v, const double *diag, size_t length,
+				int lo, int hi, int J, double scale, double *next)
+{
+	return chain_step_body(v, diag, length, lo, hi, J, scale, next);
+}
+
+static int
+chain_step_default(const double *v, const double *diag, size_t length,
+				   int lo, int hi, int J, double scale, double *next)
+{
+	return chain_step_body(v, diag, length, lo, hi, J, scale, next);
+}
+
+int
+bs_chain_step(const double *v, const double *diag, size_t length,
+			  int lo, int hi, int J, double scale, double *next)
+{
+	static chain_step_fn step = NULL;
+
+	if (step == NULL)
+	{
+		__builtin_cpu_init();
+		step = __builtin_cpu_supports("avx2") ? chain_step_avx2 : chain_step_default;
+	}
+	return step(v, diag, length, lo, hi, J, scale, next);
+}
+
+#else
+
+int
+bs_chain_step(const double *v, const double *diag, size_t length,
+			  int lo, int hi, int J, double scale, double *next)
+{
+	return chain_step_body(v, diag, length, lo, hi, J, scale, next);
+}
+
+#endif

@@ -9,9 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bs_combine.h"
 #include "bs_primes.h"
 
 #include "bs_cms_probe.h"		/* the inline hot path: locate, add, estimate */
+
+#define TYPE_NAME "cmsketch"
+#define NOUN "sketch"
 
 #ifndef M_E
 #define M_E 2.71828182845904523536
@@ -59,20 +63,6 @@ bs_cms_init(bs_cms *cms, uint32_t width, uint32_t depth, uint32_t copies,
 	cms->padding = 0;
 	cms->seed = seed;
 	cms->total = 0;
-}
-
-void
-bs_cms_get_params(const bs_cms *cms, bs_cms_params *params)
-{
-	params->version = cms->version;
-	params->family = cms->family;
-	params->reserved16 = cms->reserved16;
-	params->type_tag = cms->type_tag;
-	params->width = cms->width;
-	params->depth = cms->depth;
-	params->copies = cms->copies;
-	params->seed = cms->seed;
-	params->total = cms->total;
 }
 
 /* ---- hashing ---- */
@@ -212,10 +202,11 @@ bs_cms_estimate(const bs_cms *cms, const bs_cms_probe *probe, const void *data,
 bs_status
 bs_cms_check_compatible(const bs_cms *a, const bs_cms *b, bs_error *err)
 {
-	if (!bs_versions_combine(a->version, a->family, b->version, b->family))
-		return bs_fail(err, BS_ERR_MISMATCH, "cmsketch format versions differ",
-					   "One sketch has format version %u, the other %u, and their value family hashes differently in the two.",
-					   a->version, b->version);
+	bs_status	status;
+
+	if ((status = bs_check_versions_combine(TYPE_NAME, NOUN, a->version, a->family,
+											b->version, b->family, err)) != BS_OK)
+		return status;
 	if (a->width != b->width)
 		return bs_fail(err, BS_ERR_MISMATCH, "cmsketch widths differ",
 					   "One sketch has w = %u, the other w = %u.", a->width, b->width);
@@ -225,34 +216,18 @@ bs_cms_check_compatible(const bs_cms *a, const bs_cms *b, bs_error *err)
 	if (a->copies != b->copies)
 		return bs_fail(err, BS_ERR_MISMATCH, "cmsketch numbers of copies differ",
 					   "One sketch has %u copies, the other %u.", a->copies, b->copies);
-	if (a->seed != b->seed)
-		return bs_fail(err, BS_ERR_MISMATCH, "cmsketch seeds differ",
-					   "One sketch has seed %" PRId64 ", the other seed %" PRId64 ".",
-					   (int64_t) a->seed, (int64_t) b->seed);
-	if (a->family != BS_FAMILY_NONE && b->family != BS_FAMILY_NONE &&
-		(a->family != b->family || a->type_tag != b->type_tag))
-	{
-		char		family_a[32];
-		char		family_b[32];
-
-		bs_family_token(a->family, a->type_tag, family_a, sizeof(family_a));
-		bs_family_token(b->family, b->type_tag, family_b, sizeof(family_b));
-		return bs_fail(err, BS_ERR_MISMATCH, "cmsketch value families differ",
-					   "One sketch holds family \"%s\", the other \"%s\".",
-					   family_a, family_b);
-	}
-	return BS_OK;
+	if ((status = bs_check_same_seed(TYPE_NAME, NOUN, a->seed, b->seed, err)) != BS_OK)
+		return status;
+	return bs_check_same_family(TYPE_NAME, NOUN, a->family, a->type_tag, b->family,
+								b->type_tag, err);
 }
 
+/* a takes the version and family of the combination with b. */
 static void
 adopt_family(bs_cms *a, const bs_cms *b)
 {
-	a->version = bs_combined_version(a->version, a->family, b->version, b->family);
-	if (a->family == BS_FAMILY_NONE)
-	{
-		a->family = b->family;
-		a->type_tag = b->type_tag;
-	}
+	bs_adopt_combined_family(&a->version, &a->family, &a->type_tag, b->version, b->family,
+							 b->type_tag);
 }
 
 bs_status

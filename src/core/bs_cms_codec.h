@@ -16,6 +16,7 @@
 #define BS_CMS_CODEC_H
 
 #include "bs_cms.h"
+#include "bs_codec_util.h"
 
 #define BS_CMS_SERIAL_HEADER_BYTES 32
 
@@ -90,5 +91,8 @@ bs_status	bs_cms_parse_text_header(const char *text, size_t length,
 bs_status	bs_cms_load_text(bs_cms *cms, const bs_cms_params *params,
 							 const char *payload, size_t payload_length,
 							 bs_error *err);
+
+/* The forms, for code that reads and writes either type (bs_codec_util.h). */
+extern const bs_form bs_cms_form;
 
 #endif							/* BS_CMS_CODEC_H */

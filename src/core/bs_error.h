@@ -37,6 +37,15 @@ bs_status	bs_fail(bs_error *err, bs_status status, const char *message,
 bs_status	bs_hint(bs_error *err, bs_status status, const char *hint);
 
 /*
+ * The same with a message that names the value's type: message_format holds
+ * one %s, which type_name fills ("unsupported %s format version"), so that
+ * checks both types make alike are written once.
+ */
+bs_status	bs_fail_typed(bs_error *err, bs_status status, const char *message_format,
+						  const char *type_name, const char *detail_format,...)
+			__attribute__((format(printf, 5, 6)));
+
+/*
  * Called (when not NULL) now and then by every long loop of the core, so that
  * the SQL layer can install a function running CHECK_FOR_INTERRUPTS().  If it
  * may longjmp, memory the loop holds must come from allocation hooks that a

@@ -86,7 +86,7 @@ agg_cache(FunctionCallInfo fcinfo)
 	if (cache == NULL)
 	{
 		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(AggCache));
-		value_kind_for_agg_value(&cache->kind, fcinfo);
+		bs_value_kind_for_agg_value(&cache->kind, fcinfo);
 		fcinfo->flinfo->fn_extra = cache;
 	}
 	return cache;
@@ -237,8 +237,8 @@ pipelined_create(MemoryContext aggcontext, const bs_probe *probe)
 	PipelinedState *state = MemoryContextAllocZero(context, sizeof(PipelinedState));
 
 	EOH_init_header(&state->header, &pipelined_methods, context);
-	state->filter = bs_bloom_alloc_aligned(context, probe->scheme, probe->bits,
-										   probe->hashes, BLOOM_AGG_SEED);
+	state->filter = bs_bloom_alloc(context, probe->scheme, probe->bits, probe->hashes,
+								   BLOOM_AGG_SEED);
 	state->probe = *probe;
 	return state;
 }
@@ -301,7 +301,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	uint64		step;
 
 	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		not_in_aggregate_error("bloom_agg_trans", "bloom_add(filter, value)");
+		bs_not_in_aggregate_error("bloom_agg_trans", "bloom_add(filter, value)");
 	if (PG_ARGISNULL(1))
 	{
 		/* NULL values are skipped, as sum() skips them */

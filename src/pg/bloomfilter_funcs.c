@@ -53,9 +53,7 @@ bloom_info(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "bloom_info must be declared to return a record");
 	if (bs_bloom_check_shape(filter, VARSIZE(filter), &err) != BS_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("%s", err.message), errdetail("%s", err.detail)));
+		bs_report_corrupt(&err);
 
 	bs_family_token(filter->family, filter->type_tag, family, sizeof(family));
 

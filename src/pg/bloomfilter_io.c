@@ -1,5 +1,6 @@
 /*
- * bloomfilter_io.c — text and binary I/O of bloomfilter, and the bytea casts.
+ * bloomfilter_io.c — text and binary I/O of bloomfilter, and the bytea casts
+ * (the forms are read and written by sketch_io.c).
  *
  * All three ways in (text, binary receive, bytea) run the core validator
  * before they allocate anything sized by the input, and again on the bits.
@@ -7,56 +8,13 @@
 #include "bloomsketch.h"
 
 #include "libpq/pqformat.h"
-#include "utils/memutils.h"
-
-/* Build a filter from its serialized bytes, as recv and the bytea cast do. */
-static bs_bloom *
-bloom_from_serialized(const uint8 *data, size_t length)
-{
-	bs_error	err;
-	bs_bloom_params params;
-	bs_bloom   *filter;
-
-	if (bs_bloom_decode_header(data, length, &params, &err) != BS_OK)
-		bs_report(&err, BS_SOURCE_BINARY);
-	filter = bs_bloom_alloc(CurrentMemoryContext, params.scheme, params.bits,
-							params.hashes, params.seed);
-	if (bs_bloom_load_serialized(filter, &params, data, &err) != BS_OK)
-		bs_report(&err, BS_SOURCE_BINARY);
-	return filter;
-}
-
-/* The serialized bytes of a filter, as a bytea. */
-static bytea *
-bloom_to_serialized(const bs_bloom *filter)
-{
-	uint64		length = bs_bloom_serial_bytes(filter->bits);
-	bytea	   *result = palloc(VARHDRSZ + length);
-
-	SET_VARSIZE(result, VARHDRSZ + length);
-	bs_bloom_serialize(filter, (uint8 *) VARDATA(result));
-	return result;
-}
 
 PG_FUNCTION_INFO_V1(bloomfilter_in);
 /* Text input: bloom:v1:<scheme>:<family>:k=..:m=..:seed=..:items=..:<base64> */
 Datum
 bloomfilter_in(PG_FUNCTION_ARGS)
 {
-	const char *text = PG_GETARG_CSTRING(0);
-	size_t		length = strlen(text);
-	bs_error	err;
-	bs_bloom_params params;
-	size_t		payload;
-	bs_bloom   *filter;
-
-	if (bs_bloom_parse_text_header(text, length, &params, &payload, &err) != BS_OK)
-		bs_report(&err, BS_SOURCE_TEXT);
-	filter = bs_bloom_alloc(CurrentMemoryContext, params.scheme, params.bits,
-							params.hashes, params.seed);
-	if (bs_bloom_load_text(filter, &params, text + payload, length - payload, &err) != BS_OK)
-		bs_report(&err, BS_SOURCE_TEXT);
-	PG_RETURN_POINTER(filter);
+	PG_RETURN_POINTER(bs_value_from_text(&bs_bloom_form, PG_GETARG_CSTRING(0)));
 }
 
 PG_FUNCTION_INFO_V1(bloomfilter_out);
@@ -64,18 +22,7 @@ PG_FUNCTION_INFO_V1(bloomfilter_out);
 Datum
 bloomfilter_out(PG_FUNCTION_ARGS)
 {
-	bs_bloom   *filter = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-	uint64		length = bs_bloom_text_length(filter);
-	char	   *text;
-
-	if (length + 1 > MaxAllocSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("bloomfilter is too large for its text form"),
-				 errdetail("The text form would take %llu bytes.", (unsigned long long) length)));
-	text = palloc(length + 1);
-	bs_bloom_format_text(filter, text);
-	PG_RETURN_CSTRING(text);
+	PG_RETURN_CSTRING(bs_value_to_text(&bs_bloom_form, PG_DETOAST_DATUM(PG_GETARG_DATUM(0))));
 }
 
 PG_FUNCTION_INFO_V1(bloomfilter_recv);
@@ -84,12 +31,11 @@ Datum
 bloomfilter_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
-	size_t		length = (size_t) (buf->len - buf->cursor);
-	bs_bloom   *filter;
+	int			length = buf->len - buf->cursor;
+	const char *data = pq_getmsgbytes(buf, length);
 
-	filter = bloom_from_serialized((const uint8 *) buf->data + buf->cursor, length);
-	buf->cursor = buf->len;
-	PG_RETURN_POINTER(filter);
+	PG_RETURN_POINTER(bs_value_from_serialized(&bs_bloom_form, (const uint8 *) data,
+											   (size_t) length));
 }
 
 PG_FUNCTION_INFO_V1(bloomfilter_send);
@@ -97,19 +43,15 @@ PG_FUNCTION_INFO_V1(bloomfilter_send);
 Datum
 bloomfilter_send(PG_FUNCTION_ARGS)
 {
-	bs_bloom   *filter = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-
-	PG_RETURN_BYTEA_P(bloom_to_serialized(filter));
+	PG_RETURN_BYTEA_P(bs_value_to_bytea(&bs_bloom_form, PG_DETOAST_DATUM(PG_GETARG_DATUM(0))));
 }
 
 PG_FUNCTION_INFO_V1(bloomfilter_to_bytea);
-/* Cast to bytea: the serialized bytes. */
+/* Cast to bytea: the serialized bytes, as bloomfilter_send. */
 Datum
 bloomfilter_to_bytea(PG_FUNCTION_ARGS)
 {
-	bs_bloom   *filter = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-
-	PG_RETURN_BYTEA_P(bloom_to_serialized(filter));
+	return bloomfilter_send(fcinfo);
 }
 
 PG_FUNCTION_INFO_V1(bloomfilter_from_bytea);
@@ -119,6 +61,6 @@ bloomfilter_from_bytea(PG_FUNCTION_ARGS)
 {
 	bytea	   *bytes = PG_GETARG_BYTEA_PP(0);
 
-	PG_RETURN_POINTER(bloom_from_serialized((const uint8 *) VARDATA_ANY(bytes),
-											VARSIZE_ANY_EXHDR(bytes)));
+	PG_RETURN_POINTER(bs_value_from_serialized(&bs_bloom_form, (const uint8 *) VARDATA_ANY(bytes),
+											   VARSIZE_ANY_EXHDR(bytes)));
 }

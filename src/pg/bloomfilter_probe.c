@@ -33,7 +33,7 @@ probe_cache(FunctionCallInfo fcinfo, int value_arg)
 	}
 	if (cache->value_type != type || type == InvalidOid)
 	{
-		value_kind_for_arg(&cache->kind, fcinfo, value_arg);
+		bs_value_kind_for_arg(&cache->kind, fcinfo, value_arg);
 		cache->value_type = type;
 	}
 	return cache;
@@ -46,10 +46,7 @@ check_shape_or_error(const struct varlena *value)
 	bs_error	err;
 
 	if (bs_bloom_check_shape(filter, VARSIZE(filter), &err) != BS_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("%s", err.message),
-				 errdetail("%s", err.detail)));
+		bs_report_corrupt(&err);
 }
 
 /* Probing constants for this filter, recomputed only when its shape changes. */
@@ -76,8 +73,8 @@ filter_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
 	uint64		first;
 	uint64		step;
 
-	filter = (const bs_bloom *) stored_value_arg(fcinfo, filter_arg, &cache->stored,
-												 check_shape_or_error);
+	filter = (const bs_bloom *) bs_stored_value_arg(fcinfo, filter_arg, &cache->stored,
+													check_shape_or_error);
 	canonical_bytes(&cache->kind, PG_GETARG_DATUM(value_arg), &bytes);
 	if (filter->family == BS_FAMILY_NONE)
 	{

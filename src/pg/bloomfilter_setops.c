@@ -5,9 +5,6 @@
  */
 #include "bloomsketch.h"
 
-#include "common/hashfn.h"
-#include "utils/memutils.h"
-
 typedef void (*MergeInto) (bs_bloom *into, const bs_bloom *other);
 
 static void
@@ -31,31 +28,12 @@ merge_copy(FunctionCallInfo fcinfo, MergeInto merge)
 	PG_RETURN_POINTER(result);
 }
 
-/*
- * An aggregate step: merge the input into the state in place.  The state
- * starts as PostgreSQL's copy of the first non-NULL input (the transition
- * function is strict); if that copy is still TOASTed it is expanded once
- * into the aggregate context.  Outside an aggregate, work on a copy.
- */
+/* An aggregate step: merge the input into the state in place (sketch_agg.c). */
 static Datum
 merge_in_place(FunctionCallInfo fcinfo, MergeInto merge)
 {
-	MemoryContext aggcontext;
-	bs_bloom   *state;
-	bs_bloom   *other = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
-	struct varlena *raw = (struct varlena *) PG_GETARG_POINTER(0);
-
-	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		state = ((bs_bloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
-	else if (VARATT_IS_EXTENDED(raw))
-	{
-		MemoryContext old = MemoryContextSwitchTo(aggcontext);
-
-		state = ((bs_bloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
-		MemoryContextSwitchTo(old);
-	}
-	else
-		state = (bs_bloom *) raw;
+	bs_bloom   *other = (bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	bs_bloom   *state = (bs_bloom *) bs_merge_state_arg(fcinfo);
 
 	check_compatible_or_error(state, other);
 	merge(state, other);
@@ -94,21 +72,18 @@ bloom_intersect_trans(PG_FUNCTION_ARGS)
 	return merge_in_place(fcinfo, bs_bloom_intersect_into);
 }
 
-/* Compare two filter arguments; frees detoasted copies. */
+/* The btree order of two filters (header fields, then bits). */
+static int
+compare_filters(const struct varlena *a, const struct varlena *b)
+{
+	return bs_bloom_compare((const bs_bloom *) a, (const bs_bloom *) b);
+}
+
+/* Compare the two filter arguments (sketch_compare.c). */
 static int
 compare_args(FunctionCallInfo fcinfo)
 {
-	bs_bloom   *a = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-	bs_bloom   *b = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
-	int			result;
-
-	if (VARSIZE(a) == VARSIZE(b) && memcmp(a, b, VARSIZE(a)) == 0)
-		result = 0;
-	else
-		result = bs_bloom_compare(a, b);
-	PG_FREE_IF_COPY(a, 0);
-	PG_FREE_IF_COPY(b, 1);
-	return result;
+	return bs_compare_args(fcinfo, compare_filters);
 }
 
 PG_FUNCTION_INFO_V1(bloomfilter_eq);
@@ -172,11 +147,7 @@ PG_FUNCTION_INFO_V1(bloomfilter_hash);
 Datum
 bloomfilter_hash(PG_FUNCTION_ARGS)
 {
-	bs_bloom   *f = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-	Datum		result = hash_any((unsigned char *) VARDATA(f), VARSIZE(f) - VARHDRSZ);
-
-	PG_FREE_IF_COPY(f, 0);
-	return result;
+	return bs_hash_arg(fcinfo);
 }
 
 PG_FUNCTION_INFO_V1(bloomfilter_hash_extended);
@@ -184,10 +155,5 @@ PG_FUNCTION_INFO_V1(bloomfilter_hash_extended);
 Datum
 bloomfilter_hash_extended(PG_FUNCTION_ARGS)
 {
-	bs_bloom   *f = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-	Datum		result = hash_any_extended((unsigned char *) VARDATA(f),
-										   VARSIZE(f) - VARHDRSZ, PG_GETARG_INT64(1));
-
-	PG_FREE_IF_COPY(f, 0);
-	return result;
+	return bs_hash_extended_arg(fcinfo);
 }

@@ -22,18 +22,62 @@ typedef enum BsSource
 } BsSource;
 
 /* 0A000 for a transition function called outside an aggregate. */
-pg_noreturn void not_in_aggregate_error(const char *function,
+pg_noreturn void bs_not_in_aggregate_error(const char *function,
 													 const char *instead);
 
 /* Raise the error a core function reported. */
 pg_noreturn void bs_report(const bs_error *err, BsSource source);
 
+/* XX001 for a stored value whose header does not match its size. */
+pg_noreturn void bs_report_corrupt(const bs_error *err);
+
+/* ---- what both types share (sketch_io.c, sketch_compare.c, sketch_agg.c) ---- */
+
+/*
+ * A zeroed value of `size` bytes, its length word set, in the given context;
+ * type_name names it in the can't-happen error beyond the allocation limit.
+ */
+void	   *bs_alloc_value(MemoryContext context, uint64 size, const char *type_name);
+
+/* Transparent huge pages for a large value not yet touched (huge_pages.c). */
+void		bs_advise_huge_pages(void *start, Size size);
+
+/*
+ * A value of the form's type from untrusted serialized bytes or text: the
+ * core validator checks the header before anything sized by it is
+ * allocated, and the words once loaded (22P03 for bytes, 22P02 for text).
+ */
+void	   *bs_value_from_serialized(const bs_form *form, const uint8 *data, size_t length);
+void	   *bs_value_from_text(const bs_form *form, const char *text);
+
+/* The text and serialized forms of a value (54000 beyond the allocation limit). */
+char	   *bs_value_to_text(const bs_form *form, const void *value);
+bytea	   *bs_value_to_bytea(const bs_form *form, const void *value);
+
+/* Orders two detoasted values of one type (btree order, -1, 0 or 1). */
+typedef int (*BsCompare) (const struct varlena *a, const struct varlena *b);
+
+/*
+ * Compare arguments 0 and 1: values with equal bytes are equal without
+ * calling compare; detoasted copies are freed.
+ */
+int			bs_compare_args(FunctionCallInfo fcinfo, BsCompare compare);
+
+/* hash and hash_extended support: a hash of argument 0's bytes. */
+Datum		bs_hash_arg(FunctionCallInfo fcinfo);
+Datum		bs_hash_extended_arg(FunctionCallInfo fcinfo);
+
+/*
+ * The state (argument 0) of a strict transition or combine function that
+ * merges its input into it in place: a copy outside an aggregate.
+ */
+struct varlena *bs_merge_state_arg(FunctionCallInfo fcinfo);
+
+/* ---- filters ---- */
+
 /* A zeroed, empty filter of the scheme, m bits and k hashes in the given context. */
 bs_bloom   *bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits,
 						   uint32 hashes, uint64 seed);
-/* The same with the bit array cache-line (large: 2 MB) aligned; not to be pfree'd. */
-bs_bloom   *bs_bloom_alloc_aligned(MemoryContext context, uint8 scheme, uint64 bits,
-								   uint32 hashes, uint64 seed);
 /* Size a filter of the scheme for capacity/fpr (bs_scheme_sizing.h), raising 22023 or 54000. */
 void		bs_size_or_error(uint8 scheme, int64 capacity, double fpr, uint64 *bits,
 							 uint32 *hashes);
@@ -104,10 +148,10 @@ typedef struct CanonicalBytes
  * The kind of values of type typid compared under collation, or an error
  * (0A000) for a type that has no canonical form.
  */
-void		value_kind_init(ValueKind *kind, Oid typid, Oid collation, MemoryContext context);
+void		bs_value_kind_init(ValueKind *kind, Oid typid, Oid collation, MemoryContext context);
 
 /* The kind of a function's argument argnum, in the function's memory context. */
-void		value_kind_for_arg(ValueKind *kind, FunctionCallInfo fcinfo, int argnum);
+void		bs_value_kind_for_arg(ValueKind *kind, FunctionCallInfo fcinfo, int argnum);
 
 /*
  * The kind of an aggregate transition function's value argument (argument
@@ -115,33 +159,33 @@ void		value_kind_for_arg(ValueKind *kind, FunctionCallInfo fcinfo, int argnum);
  * arrived by an implicit cast (citext, name and "char" to text): refused
  * unless the cast values hash as the uncast ones.
  */
-void		value_kind_for_agg_value(ValueKind *kind, FunctionCallInfo fcinfo);
+void		bs_value_kind_for_agg_value(ValueKind *kind, FunctionCallInfo fcinfo);
 
 /* The family signature behind a kind's type tag, e.g. "array(integer)". */
-char	   *value_kind_signature(const ValueKind *kind);
+char	   *bs_value_kind_signature(const ValueKind *kind);
 
 /* An anonymous record's tag: that of the row type hashed last. */
-uint32		record_kind_tag(const struct RecordKind *record);
+uint32		bs_record_kind_tag(const struct RecordKind *record);
 
 /* The type tag to store and compare. */
 static inline uint32
 value_kind_tag(const ValueKind *kind)
 {
-	return likely(kind->record == NULL) ? kind->type_tag : record_kind_tag(kind->record);
+	return likely(kind->record == NULL) ? kind->type_tag : bs_record_kind_tag(kind->record);
 }
 
 /* canonical_bytes for the families whose bytes live in a varlena or need work. */
-void		canonical_bytes_general(const ValueKind *kind, Datum value, CanonicalBytes *out);
+void		bs_canonical_bytes_general(const ValueKind *kind, Datum value, CanonicalBytes *out);
 
 /* Structured values (value_structured.c): kinds and canonical forms. */
-bool		structured_kind_init(ValueKind *kind, Oid base, Oid collation);
-void		structured_canonical(const ValueKind *kind, Datum value, CanonicalBytes *out);
-char	   *structured_signature(const ValueKind *kind);
+bool		bs_structured_kind_init(ValueKind *kind, Oid base, Oid collation);
+void		bs_structured_canonical(const ValueKind *kind, Datum value, CanonicalBytes *out);
+char	   *bs_structured_signature(const ValueKind *kind);
 /* Append a nested value's self-delimiting canonical form. */
-void		canonical_append(const ValueKind *kind, Datum value, StringInfo out);
+void		bs_canonical_append(const ValueKind *kind, Datum value, StringInfo out);
 
 /* The 22023 error, with a hint, for a value of the wrong family. */
-pg_noreturn void family_mismatch_error(const char *type_name,
+pg_noreturn void bs_family_mismatch_error(const char *type_name,
 													const char *noun, uint8 family,
 													uint32 type_tag,
 													const ValueKind *kind);
@@ -150,7 +194,7 @@ pg_noreturn void family_mismatch_error(const char *type_name,
  * Error unless a value of this format version hashes its family as this
  * version does (out of line: only older values reach it).
  */
-void		check_hash_rules(const char *type_name, uint8 version, uint8 family);
+void		bs_check_hash_rules(const char *type_name, uint8 version, uint8 family);
 
 /* One 8-byte little-endian store (read back by the hash without a stall). */
 static inline void
@@ -206,11 +250,11 @@ canonical_bytes(const ValueKind *kind, Datum value, CanonicalBytes *out)
 					out->length = VARSIZE_ANY_EXHDR(v);
 					return;
 				}
-				canonical_bytes_general(kind, value, out);
+				bs_canonical_bytes_general(kind, value, out);
 				return;
 			}
 		default:
-			canonical_bytes_general(kind, value, out);
+			bs_canonical_bytes_general(kind, value, out);
 	}
 }
 
@@ -222,33 +266,56 @@ canonical_release(CanonicalBytes *bytes)
 }
 
 /*
- * Error (22023, with a hint) unless the filter accepts values of this kind;
- * the value's canonical bytes must have been taken first (an anonymous
- * record's tag comes from its row type).
+ * Error (22023, with a hint) unless a value with these header fields accepts
+ * values of this kind; the value's canonical bytes must have been taken first
+ * (an anonymous record's tag comes from its row type).  type_name and noun
+ * name the type in messages; current_version is its newest format version.
  */
+static inline void
+bs_check_value_family(const char *type_name, const char *noun, uint8 current_version,
+					  uint8 version, uint8 family, uint32 type_tag, const ValueKind *kind)
+{
+	if (unlikely(version != current_version))
+		bs_check_hash_rules(type_name, version, family);
+	if (unlikely(family != kind->family || type_tag != value_kind_tag(kind)) &&
+		family != BS_FAMILY_NONE)
+		bs_family_mismatch_error(type_name, noun, family, type_tag, kind);
+}
+
+/*
+ * Give a value that has no family yet this kind's family (its values then
+ * hash as the current version says), or check it as bs_check_value_family.
+ */
+static inline void
+bs_adopt_value_family(const char *type_name, const char *noun, uint8 current_version,
+					  uint8 *version, uint8 *family, uint32 *type_tag,
+					  const ValueKind *kind)
+{
+	if (unlikely(*family == BS_FAMILY_NONE))
+	{
+		*version = current_version;
+		*family = kind->family;
+		*type_tag = value_kind_tag(kind);
+	}
+	else
+		bs_check_value_family(type_name, noun, current_version, *version, *family,
+							  *type_tag, kind);
+}
+
+/* Error (22023, with a hint) unless the filter accepts values of this kind. */
 static inline void
 check_family(const bs_bloom *filter, const ValueKind *kind)
 {
-	if (unlikely(filter->version != BS_BLOOM_FORMAT_VERSION))
-		check_hash_rules("bloomfilter", filter->version, filter->family);
-	if (unlikely(filter->family != kind->family ||
-				 filter->type_tag != value_kind_tag(kind)) &&
-		filter->family != BS_FAMILY_NONE)
-		family_mismatch_error("bloomfilter", "filter", filter->family, filter->type_tag, kind);
+	bs_check_value_family("bloomfilter", "filter", BS_BLOOM_FORMAT_VERSION, filter->version,
+						  filter->family, filter->type_tag, kind);
 }
 
 /* Give an empty filter this kind's family, or check it as check_family does. */
 static inline void
 adopt_family(bs_bloom *filter, const ValueKind *kind)
 {
-	if (unlikely(filter->family == BS_FAMILY_NONE))
-	{
-		filter->version = BS_BLOOM_FORMAT_VERSION;	/* its values hash as this version says */
-		filter->family = kind->family;
-		filter->type_tag = value_kind_tag(kind);
-	}
-	else
-		check_family(filter, kind);
+	bs_adopt_value_family("bloomfilter", "filter", BS_BLOOM_FORMAT_VERSION, &filter->version,
+						  &filter->family, &filter->type_tag, kind);
 }
 
 #endif							/* BLOOMSKETCH_H */

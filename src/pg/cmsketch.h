@@ -18,42 +18,33 @@
 #define CMS_DEFAULT_DELTA 0.001
 
 /* A zeroed, empty sketch of these (checked) dimensions in the given context. */
-bs_cms	   *cms_alloc(MemoryContext context, uint32 width, uint32 depth,
-					  uint32 copies, uint64 seed);
+bs_cms	   *bs_cms_alloc(MemoryContext context, uint32 width, uint32 depth,
+						 uint32 copies, uint64 seed);
 
 /* Size a sketch for (epsilon, delta), raising 22023 or 54000. */
-void		cms_size_or_error(double epsilon, double delta, uint32 *width,
-							  uint32 *depth, uint32 *copies);
+void		bs_cms_size_or_error(double epsilon, double delta, uint32 *width,
+								 uint32 *depth, uint32 *copies);
 
 /* Raise the error of an update or merge: 22003 for a count out of range. */
-pg_noreturn void cms_report_arith(const bs_error *err);
+pg_noreturn void bs_cms_report_arith(const bs_error *err);
 
 /* The O(1) shape check of a stored sketch: XX001 when it is corrupt. */
-void		cms_check_shape_or_error(const bs_cms *cms);
+void		bs_cms_check_shape_or_error(const bs_cms *cms);
 
 /* Error (22023, with a hint) unless the sketch accepts values of this kind. */
 static inline void
 cms_check_family(const bs_cms *cms, const ValueKind *kind)
 {
-	if (unlikely(cms->version != BS_CMS_FORMAT_VERSION))
-		check_hash_rules("cmsketch", cms->version, cms->family);
-	if (unlikely(cms->family != kind->family || cms->type_tag != value_kind_tag(kind)) &&
-		cms->family != BS_FAMILY_NONE)
-		family_mismatch_error("cmsketch", "sketch", cms->family, cms->type_tag, kind);
+	bs_check_value_family("cmsketch", "sketch", BS_CMS_FORMAT_VERSION, cms->version,
+						  cms->family, cms->type_tag, kind);
 }
 
 /* Give an empty sketch this kind's family, or check it as cms_check_family does. */
 static inline void
 cms_adopt_family(bs_cms *cms, const ValueKind *kind)
 {
-	if (unlikely(cms->family == BS_FAMILY_NONE))
-	{
-		cms->version = BS_CMS_FORMAT_VERSION;	/* its values hash as this version says */
-		cms->family = kind->family;
-		cms->type_tag = value_kind_tag(kind);
-	}
-	else
-		cms_check_family(cms, kind);
+	bs_adopt_value_family("cmsketch", "sketch", BS_CMS_FORMAT_VERSION, &cms->version,
+						  &cms->family, &cms->type_tag, kind);
 }
 
 /* Probing constants of a sketch, recomputed only when its shape changes. */
@@ -70,9 +61,9 @@ cms_probe_for(bs_cms_probe *probe, bool *ready, const bs_cms *cms)
 }
 
 /* The errors of cms_add_value, out of line (cmsketch_funcs.c). */
-pg_noreturn void cms_negative_count_error(int64 count);
-pg_noreturn void cms_total_range_error(uint64 total, uint64 more);
-pg_noreturn void cms_add_error(bs_cms *cms, const bs_cms_probe *probe,
+pg_noreturn void bs_cms_negative_count_error(int64 count);
+pg_noreturn void bs_cms_total_range_error(uint64 total, uint64 more);
+pg_noreturn void bs_cms_add_error(bs_cms *cms, const bs_cms_probe *probe,
 										   const void *data, size_t length, int64 count);
 
 /*
@@ -91,16 +82,16 @@ cms_add_value(bs_cms *cms, const bs_cms_probe *probe, const ValueKind *kind,
 	CanonicalBytes bytes;
 
 	if (unlikely(count < 0))
-		cms_negative_count_error(count);
+		bs_cms_negative_count_error(count);
 	/* count <= PG_INT64_MAX, so the subtraction cannot wrap */
 	if (unlikely(cms->total > (uint64) PG_INT64_MAX - (uint64) count))
-		cms_total_range_error(cms->total, (uint64) count);
+		bs_cms_total_range_error(cms->total, (uint64) count);
 	canonical_bytes(kind, value, &bytes);
 	cms_adopt_family(cms, kind);
 	if (additive)
 		(void) bs_cms_add_additive_inline(cms, probe, bytes.data, bytes.length, (uint64) count);
 	else if (unlikely(!bs_cms_add_inline(cms, probe, bytes.data, bytes.length, (uint64) count)))
-		cms_add_error(cms, probe, bytes.data, bytes.length, count);
+		bs_cms_add_error(cms, probe, bytes.data, bytes.length, count);
 	canonical_release(&bytes);
 }
 

@@ -18,7 +18,6 @@
 #include "cmsketch.h"
 
 #include "nodes/execnodes.h"
-#include "utils/memutils.h"
 
 typedef struct CmsAggCache
 {
@@ -39,7 +38,7 @@ typedef struct CmsAggCache
 static void
 agg_cache_size(CmsAggCache *cache, double epsilon, double delta)
 {
-	cms_size_or_error(epsilon, delta, &cache->width, &cache->depth, &cache->copies);
+	bs_cms_size_or_error(epsilon, delta, &cache->width, &cache->depth, &cache->copies);
 	bs_cms_probe_init(&cache->probe, cache->width, cache->depth, cache->copies,
 					  CMS_AGG_SEED);
 	cache->epsilon = epsilon;
@@ -68,7 +67,7 @@ agg_cache_create(FunctionCallInfo fcinfo)
 
 	cache->additive = PG_ARGISNULL(0);
 
-	value_kind_for_agg_value(&cache->kind, fcinfo);
+	bs_value_kind_for_agg_value(&cache->kind, fcinfo);
 	fcinfo->flinfo->fn_extra = cache;
 	return cache;
 }
@@ -109,7 +108,7 @@ cms_agg_trans(PG_FUNCTION_ARGS)
 
 	/* AggCheckCallContext, inline for the common case of an Agg node */
 	if (unlikely(!AggCheckCallContext(fcinfo, NULL)))
-		not_in_aggregate_error("cms_agg_trans", "cms_add(sketch, value, count)");
+		bs_not_in_aggregate_error("cms_agg_trans", "cms_add(sketch, value, count)");
 
 	if (PG_ARGISNULL(1) || (weighted && PG_ARGISNULL(2)))
 	{
@@ -146,8 +145,8 @@ cms_agg_trans(PG_FUNCTION_ARGS)
 		 * A new state: PostgreSQL copies whatever the first call returns into
 		 * the aggregate context, so build it in the per-row context.
 		 */
-		state = cms_alloc(CurrentMemoryContext, cache->width, cache->depth,
-						  cache->copies, CMS_AGG_SEED);
+		state = bs_cms_alloc(CurrentMemoryContext, cache->width, cache->depth,
+							 cache->copies, CMS_AGG_SEED);
 	}
 	else
 	{
@@ -164,36 +163,20 @@ cms_agg_trans(PG_FUNCTION_ARGS)
 PG_FUNCTION_INFO_V1(cms_merge_trans);
 /*
  * Transition and combine function of cms_merge_agg, combine function of
- * cms_agg: add a sketch's counters into the state in place.  The state
- * starts as PostgreSQL's copy of the first non-NULL input (the function is
- * strict); if that copy is still TOASTed it is expanded once into the
- * aggregate context.  Outside an aggregate, work on a copy.
+ * cms_agg: add a sketch's counters into the state in place (the state as
+ * sketch_agg.c keeps it).
  */
 Datum
 cms_merge_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcontext;
-	bs_cms	   *state;
-	bs_cms	   *other = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
-	struct varlena *raw = (struct varlena *) PG_GETARG_POINTER(0);
+	bs_cms	   *other = (bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	bs_cms	   *state = (bs_cms *) bs_merge_state_arg(fcinfo);
 	bs_error	err;
 
-	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		state = ((bs_cms *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
-	else if (VARATT_IS_EXTENDED(raw))
-	{
-		MemoryContext old = MemoryContextSwitchTo(aggcontext);
-
-		state = ((bs_cms *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
-		MemoryContextSwitchTo(old);
-	}
-	else
-		state = (bs_cms *) raw;
-
-	cms_check_shape_or_error(state);
-	cms_check_shape_or_error(other);
+	bs_cms_check_shape_or_error(state);
+	bs_cms_check_shape_or_error(other);
 	if (bs_cms_merge_into(state, other, &err) != BS_OK)
-		cms_report_arith(&err);
+		bs_cms_report_arith(&err);
 	if (state->total > (uint64) PG_INT64_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),

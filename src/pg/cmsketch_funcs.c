@@ -14,76 +14,18 @@
 
 #include "access/detoast.h"
 #include "access/htup_details.h"
-#include "common/hashfn.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
-#include "utils/memutils.h"
 
 #ifndef M_E
 #define M_E 2.71828182845904523536
 #endif
 
-/* ---- helpers shared with cmsketch_io.c and cmsketch_agg.c ---- */
-
-/* Allocate a zeroed, empty sketch of checked dimensions. */
-bs_cms *
-cms_alloc(MemoryContext context, uint32 width, uint32 depth, uint32 copies,
-		  uint64 seed)
-{
-	bs_error	err;
-	uint64_t	size;
-	bs_cms	   *cms;
-
-	if (bs_cms_total_bytes(width, depth, copies, &size, &err) != BS_OK)
-		bs_report(&err, BS_SOURCE_TEXT);
-	if (size > MaxAllocSize)
-		elog(ERROR, "cmsketch of %llu bytes exceeds the allocation limit",
-			 (unsigned long long) size);
-	cms = MemoryContextAllocZero(context, (Size) size);
-	SET_VARSIZE(cms, size);
-	bs_cms_init(cms, width, depth, copies, seed);
-	return cms;
-}
-
-/*
- * Size for (epsilon, delta) through the core, mapping its errors to
- * SQLSTATEs.  The width's primality test costs microseconds, and a caller
- * without a per-call-site cache (cms_agg under Citus's worker wrapper) asks
- * on every row, so the last answer is remembered (sizing is a pure function
- * of its arguments).
- */
-void
-cms_size_or_error(double epsilon, double delta, uint32 *width, uint32 *depth,
-				  uint32 *copies)
-{
-	static bool known = false;
-	static double known_epsilon;
-	static double known_delta;
-	static uint32 known_width;
-	static uint32 known_depth;
-	static uint32 known_copies;
-	bs_error	err;
-
-	if (!known || known_epsilon != epsilon || known_delta != delta)
-	{
-		if (bs_cms_size_error(epsilon, delta, &known_width, &known_depth, &known_copies,
-							  &err) != BS_OK)
-		{
-			known = false;
-			bs_report(&err, BS_SOURCE_TEXT);
-		}
-		known = true;
-		known_epsilon = epsilon;
-		known_delta = delta;
-	}
-	*width = known_width;
-	*depth = known_depth;
-	*copies = known_copies;
-}
+/* ---- errors shared with cmsketch_io.c and cmsketch_agg.c ---- */
 
 /* Raise an update or merge error; a count out of range is 22003. */
 void
-cms_report_arith(const bs_error *err)
+bs_cms_report_arith(const bs_error *err)
 {
 	if (err->status == BS_ERR_TOO_LARGE)
 		ereport(ERROR,
@@ -95,20 +37,17 @@ cms_report_arith(const bs_error *err)
 
 /* O(1) check that a stored sketch's header matches its size. */
 void
-cms_check_shape_or_error(const bs_cms *cms)
+bs_cms_check_shape_or_error(const bs_cms *cms)
 {
 	bs_error	err;
 
 	if (bs_cms_check_shape(cms, VARSIZE(cms), &err) != BS_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("%s", err.message),
-				 err.detail[0] ? errdetail("%s", err.detail) : 0));
+		bs_report_corrupt(&err);
 }
 
 /* 22023: cms_add_value was given a negative count. */
 void
-cms_negative_count_error(int64 count)
+bs_cms_negative_count_error(int64 count)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -119,7 +58,7 @@ cms_negative_count_error(int64 count)
 
 /* 22003: adding `more` would take the total past bigint. */
 void
-cms_total_range_error(uint64 total, uint64 more)
+bs_cms_total_range_error(uint64 total, uint64 more)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
@@ -134,14 +73,14 @@ cms_total_range_error(uint64 total, uint64 more)
  * sketch unchanged: the checked update finds the counter and explains.
  */
 void
-cms_add_error(bs_cms *cms, const bs_cms_probe *probe, const void *data,
-			  size_t length, int64 count)
+bs_cms_add_error(bs_cms *cms, const bs_cms_probe *probe, const void *data,
+				 size_t length, int64 count)
 {
 	bs_error	err;
 
 	if (bs_cms_add(cms, probe, data, length, count, &err) == BS_OK)
 		elog(ERROR, "cmsketch update refused a count the checked update accepts");
-	cms_report_arith(&err);
+	bs_cms_report_arith(&err);
 }
 
 /* A uint64 count as bigint, or 22003. */
@@ -183,7 +122,7 @@ cms_cache(FunctionCallInfo fcinfo, int value_arg)
 	}
 	if (unlikely(!cache->kind_ready))
 	{
-		value_kind_for_arg(&cache->kind, fcinfo, value_arg);
+		bs_value_kind_for_arg(&cache->kind, fcinfo, value_arg);
 		cache->kind_ready = true;
 	}
 	return cache;
@@ -192,7 +131,7 @@ cms_cache(FunctionCallInfo fcinfo, int value_arg)
 static void
 check_stored_shape(const struct varlena *value)
 {
-	cms_check_shape_or_error((const bs_cms *) value);
+	bs_cms_check_shape_or_error((const bs_cms *) value);
 }
 
 /* ---- creating ---- */
@@ -209,8 +148,8 @@ cms_create(PG_FUNCTION_ARGS)
 	uint32		depth;
 	uint32		copies;
 
-	cms_size_or_error(epsilon, delta, &width, &depth, &copies);
-	PG_RETURN_POINTER(cms_alloc(CurrentMemoryContext, width, depth, copies, (uint64) seed));
+	bs_cms_size_or_error(epsilon, delta, &width, &depth, &copies);
+	PG_RETURN_POINTER(bs_cms_alloc(CurrentMemoryContext, width, depth, copies, (uint64) seed));
 }
 
 PG_FUNCTION_INFO_V1(cms_create_dims);
@@ -228,7 +167,7 @@ cms_create_dims(PG_FUNCTION_ARGS)
 
 	if (bs_cms_size_dims(width_in, depth_in, 1, &width, &depth, &copies, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_TEXT);
-	PG_RETURN_POINTER(cms_alloc(CurrentMemoryContext, width, depth, copies, (uint64) seed));
+	PG_RETURN_POINTER(bs_cms_alloc(CurrentMemoryContext, width, depth, copies, (uint64) seed));
 }
 
 /* ---- adding and querying ---- */
@@ -248,7 +187,7 @@ cms_add(PG_FUNCTION_ARGS)
 
 	cache = cms_cache(fcinfo, 1);
 	cms = ((bs_cms *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
-	cms_check_shape_or_error(cms);
+	bs_cms_check_shape_or_error(cms);
 	cms_add_value(cms, cms_probe_for(&cache->probe, &cache->probe_ready, cms),
 				  &cache->kind, PG_GETARG_DATUM(1), PG_GETARG_INT64(2), false);
 	PG_RETURN_POINTER(cms);
@@ -260,8 +199,8 @@ Datum
 cms_estimate(PG_FUNCTION_ARGS)
 {
 	CmsCache   *cache = cms_cache(fcinfo, 1);
-	const bs_cms *cms = (const bs_cms *) stored_value_arg(fcinfo, 0, &cache->stored,
-														  check_stored_shape);
+	const bs_cms *cms = (const bs_cms *) bs_stored_value_arg(fcinfo, 0, &cache->stored,
+															 check_stored_shape);
 	CanonicalBytes bytes;
 	uint64		estimate;
 
@@ -285,7 +224,7 @@ cms_total(PG_FUNCTION_ARGS)
 {
 	bs_cms	   *cms = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 
-	cms_check_shape_or_error(cms);
+	bs_cms_check_shape_or_error(cms);
 	PG_RETURN_INT64(count_to_int64(cms->total, "total"));
 }
 
@@ -299,10 +238,10 @@ cms_inner_product(PG_FUNCTION_ARGS)
 	uint64_t	product;
 	bs_error	err;
 
-	cms_check_shape_or_error(a);
-	cms_check_shape_or_error(b);
+	bs_cms_check_shape_or_error(a);
+	bs_cms_check_shape_or_error(b);
 	if (bs_cms_inner_product(a, b, &product, &err) != BS_OK)
-		cms_report_arith(&err);
+		bs_cms_report_arith(&err);
 	PG_RETURN_INT64(count_to_int64(product, "inner product"));
 }
 
@@ -321,7 +260,7 @@ cms_info(PG_FUNCTION_ARGS)
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "cms_info must be declared to return a record");
-	cms_check_shape_or_error(cms);
+	bs_cms_check_shape_or_error(cms);
 	bs_family_token(cms->family, cms->type_tag, family, sizeof(family));
 
 	/* the epsilon this width guarantees (w >= 2e/epsilon), and Theorem 9.1's delta */
@@ -357,10 +296,10 @@ merge_copy(FunctionCallInfo fcinfo, CmsMergeInto merge)
 	bs_cms	   *other = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
 	bs_error	err;
 
-	cms_check_shape_or_error(result);
-	cms_check_shape_or_error(other);
+	bs_cms_check_shape_or_error(result);
+	bs_cms_check_shape_or_error(other);
 	if (merge(result, other, &err) != BS_OK)
-		cms_report_arith(&err);
+		bs_cms_report_arith(&err);
 	(void) count_to_int64(result->total, "total");
 	PG_RETURN_POINTER(result);
 }
@@ -383,26 +322,21 @@ cms_intersect(PG_FUNCTION_ARGS)
 
 /* ---- equality, ordering, hashing ---- */
 
-/* Compare two sketch arguments; frees detoasted copies. */
+/* The btree order of two sketches (header fields, then counters). */
+static int
+compare_sketches(const struct varlena *a, const struct varlena *b)
+{
+	/* the shape check makes equal dimensions mean equal sizes */
+	bs_cms_check_shape_or_error((const bs_cms *) a);
+	bs_cms_check_shape_or_error((const bs_cms *) b);
+	return bs_cms_compare((const bs_cms *) a, (const bs_cms *) b);
+}
+
+/* Compare the two sketch arguments (sketch_compare.c). */
 static int
 compare_args(FunctionCallInfo fcinfo)
 {
-	bs_cms	   *a = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-	bs_cms	   *b = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
-	int			result;
-
-	if (VARSIZE(a) == VARSIZE(b) && memcmp(a, b, VARSIZE(a)) == 0)
-		result = 0;
-	else
-	{
-		/* the shape check makes equal dimensions mean equal sizes */
-		cms_check_shape_or_error(a);
-		cms_check_shape_or_error(b);
-		result = bs_cms_compare(a, b);
-	}
-	PG_FREE_IF_COPY(a, 0);
-	PG_FREE_IF_COPY(b, 1);
-	return result;
+	return bs_compare_args(fcinfo, compare_sketches);
 }
 
 PG_FUNCTION_INFO_V1(cmsketch_eq);
@@ -466,11 +400,7 @@ PG_FUNCTION_INFO_V1(cmsketch_hash);
 Datum
 cmsketch_hash(PG_FUNCTION_ARGS)
 {
-	bs_cms	   *c = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-	Datum		result = hash_any((unsigned char *) VARDATA(c), VARSIZE(c) - VARHDRSZ);
-
-	PG_FREE_IF_COPY(c, 0);
-	return result;
+	return bs_hash_arg(fcinfo);
 }
 
 PG_FUNCTION_INFO_V1(cmsketch_hash_extended);
@@ -478,10 +408,5 @@ PG_FUNCTION_INFO_V1(cmsketch_hash_extended);
 Datum
 cmsketch_hash_extended(PG_FUNCTION_ARGS)
 {
-	bs_cms	   *c = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-	Datum		result = hash_any_extended((unsigned char *) VARDATA(c),
-										   VARSIZE(c) - VARHDRSZ, PG_GETARG_INT64(1));
-
-	PG_FREE_IF_COPY(c, 0);
-	return result;
+	return bs_hash_extended_arg(fcinfo);
 }

@@ -8,6 +8,8 @@
 
 #include "postgres.h"
 
+#include "fmgr.h"
+
 /* PostgreSQL 16 moved the varlena macros (VARSIZE, VARDATA, ...) to varatt.h. */
 #if PG_VERSION_NUM >= 160000
 #include "varatt.h"
@@ -21,6 +23,34 @@
  */
 #ifndef pg_noreturn
 #define pg_noreturn pg_attribute_noreturn()
+#endif
+
+/*
+ * Export only what the server looks up: the entry points, the magic block and
+ * _PG_init.  The Makefile compiles with -fvisibility=hidden; PostgreSQL 16
+ * and later mark those symbols visible themselves (PGDLLEXPORT), and here 15
+ * is given the same markings, so that no helper of ours can be bound to
+ * another library's symbol of the same name, or the other way round.
+ */
+#if PG_VERSION_NUM < 160000 && defined(__GNUC__) && !defined(WIN32)
+#undef PGDLLEXPORT
+#define PGDLLEXPORT __attribute__((visibility("default")))
+
+/* fmgr.h of 16, which declares the function itself PGDLLEXPORT too */
+#undef PG_FUNCTION_INFO_V1
+#define PG_FUNCTION_INFO_V1(funcname) \
+extern PGDLLEXPORT Datum funcname(PG_FUNCTION_ARGS); \
+extern PGDLLEXPORT const Pg_finfo_record * CppConcat(pg_finfo_,funcname)(void); \
+const Pg_finfo_record * \
+CppConcat(pg_finfo_,funcname) (void) \
+{ \
+	static const Pg_finfo_record my_finfo = { 1 }; \
+	return &my_finfo; \
+} \
+extern int no_such_variable
+
+/* declared by fmgr.h from 16 on */
+extern PGDLLEXPORT void _PG_init(void);
 #endif
 
 #endif							/* PG_COMPAT_H */

@@ -144,8 +144,8 @@ free_entry(StoredCache *cache, Size size)
 }
 
 const struct varlena *
-stored_value_arg(FunctionCallInfo fcinfo, int arg, StoredCache **cachep,
-				 StoredShapeCheck check)
+bs_stored_value_arg(FunctionCallInfo fcinfo, int arg, StoredCache **cachep,
+					StoredShapeCheck check)
 {
 	struct varlena *raw = (struct varlena *) PG_GETARG_POINTER(arg);
 	StoredCache *cache = *cachep;

@@ -20,7 +20,7 @@ typedef struct StoredCache StoredCache;
  * call site's cache, which detoasts each stored value once per transaction.
  * The cache lives in *cache (NULL at first) in the function's memory context.
  */
-const struct varlena *stored_value_arg(FunctionCallInfo fcinfo, int arg,
-									   StoredCache **cache, StoredShapeCheck check);
+const struct varlena *bs_stored_value_arg(FunctionCallInfo fcinfo, int arg,
+										  StoredCache **cache, StoredShapeCheck check);
 
 #endif							/* STORED_CACHE_H */

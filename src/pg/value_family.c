@@ -186,7 +186,7 @@ check_collation(Oid typid, Oid collation)
 }
 
 void
-value_kind_init(ValueKind *kind, Oid typid, Oid collation, MemoryContext context)
+bs_value_kind_init(ValueKind *kind, Oid typid, Oid collation, MemoryContext context)
 {
 	Oid			base = getBaseType(typid);
 
@@ -215,9 +215,9 @@ value_kind_init(ValueKind *kind, Oid typid, Oid collation, MemoryContext context
 		unhashable_type_error(typid,
 							  "citext compares case-insensitively under the database's locale, and a filter compares bytes: cast lower(value) to text to ignore case.",
 							  "text");
-	if (fixed_other_kind_init(kind, base) || structured_kind_init(kind, base, collation))
+	if (fixed_other_kind_init(kind, base) || bs_structured_kind_init(kind, base, collation))
 	{
-		char	   *signature = value_kind_signature(kind);
+		char	   *signature = bs_value_kind_signature(kind);
 
 		kind->type_tag = bs_type_tag(signature, strlen(signature));
 		pfree(signature);
@@ -252,10 +252,10 @@ arg_type(FmgrInfo *flinfo, int argnum)
 }
 
 void
-value_kind_for_arg(ValueKind *kind, FunctionCallInfo fcinfo, int argnum)
+bs_value_kind_for_arg(ValueKind *kind, FunctionCallInfo fcinfo, int argnum)
 {
-	value_kind_init(kind, arg_type(fcinfo->flinfo, argnum),
-					PG_GET_COLLATION(), fcinfo->flinfo->fn_mcxt);
+	bs_value_kind_init(kind, arg_type(fcinfo->flinfo, argnum),
+					   PG_GET_COLLATION(), fcinfo->flinfo->fn_mcxt);
 }
 
 /* Whether values of kind source, once cast to kind target, hash as they did. */
@@ -271,14 +271,14 @@ cast_keeps_hash(const ValueKind *source, const ValueKind *target)
 }
 
 void
-value_kind_for_agg_value(ValueKind *kind, FunctionCallInfo fcinfo)
+bs_value_kind_for_agg_value(ValueKind *kind, FunctionCallInfo fcinfo)
 {
 	Aggref	   *aggref;
 	Node	   *expr;
 	Oid			source;
 	ValueKind	uncast;
 
-	value_kind_for_arg(kind, fcinfo, 1);
+	bs_value_kind_for_arg(kind, fcinfo, 1);
 	/* without a described call there is no argument expression to look at */
 	if (fcinfo->flinfo->fn_expr == NULL || (aggref = AggGetAggref(fcinfo)) == NULL ||
 		aggref->args == NIL)
@@ -290,7 +290,7 @@ value_kind_for_agg_value(ValueKind *kind, FunctionCallInfo fcinfo)
 	if (getBaseType(source) == getBaseType(kind->typid))
 		return;
 	/* refuses the types that anyelement refuses (citext, enums) */
-	value_kind_init(&uncast, source, PG_GET_COLLATION(), CurrentMemoryContext);
+	bs_value_kind_init(&uncast, source, PG_GET_COLLATION(), CurrentMemoryContext);
 	if (!cast_keeps_hash(&uncast, kind))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -303,7 +303,7 @@ value_kind_for_agg_value(ValueKind *kind, FunctionCallInfo fcinfo)
 }
 
 char *
-value_kind_signature(const ValueKind *kind)
+bs_value_kind_signature(const ValueKind *kind)
 {
 	switch (kind->family == BS_FAMILY_OTHER ? kind->other : OTHER_NONE)
 	{
@@ -320,7 +320,7 @@ value_kind_signature(const ValueKind *kind)
 		case OTHER_MACADDR:
 			return pstrdup("macaddr");
 		default:
-			return structured_signature(kind);
+			return bs_structured_signature(kind);
 	}
 }
 
@@ -439,12 +439,12 @@ fixed_other_canonical(const ValueKind *kind, Datum value, CanonicalBytes *out)
 			out->length = sizeof(macaddr);
 			break;
 		default:
-			structured_canonical(kind, value, out);
+			bs_structured_canonical(kind, value, out);
 	}
 }
 
 void
-canonical_bytes_general(const ValueKind *kind, Datum value, CanonicalBytes *out)
+bs_canonical_bytes_general(const ValueKind *kind, Datum value, CanonicalBytes *out)
 {
 	/* the caller (canonical_bytes) has set data = buffer and length = 8 */
 	switch (kind->family)
@@ -505,7 +505,7 @@ canonical_bytes_general(const ValueKind *kind, Datum value, CanonicalBytes *out)
 }
 
 void
-check_hash_rules(const char *type_name, uint8 version, uint8 family)
+bs_check_hash_rules(const char *type_name, uint8 version, uint8 family)
 {
 	int			encoding = GetDatabaseEncoding();
 
@@ -559,14 +559,14 @@ family_cast(uint8 family)
 }
 
 void
-family_mismatch_error(const char *type_name, const char *noun, uint8 family,
-					  uint32 type_tag, const ValueKind *kind)
+bs_family_mismatch_error(const char *type_name, const char *noun, uint8 family,
+						 uint32 type_tag, const ValueKind *kind)
 {
 	const char *cast = family_cast(family);
 
 	if (family == BS_FAMILY_OTHER && kind->family == BS_FAMILY_OTHER)
 	{
-		char	   *signature = value_kind_signature(kind);
+		char	   *signature = bs_value_kind_signature(kind);
 
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

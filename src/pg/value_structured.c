@@ -68,7 +68,7 @@ nested_kind(const ValueKind *parent, Oid typid, Oid collation)
 {
 	ValueKind  *kind = MemoryContextAlloc(parent->context, sizeof(ValueKind));
 
-	value_kind_init(kind, typid, collation, parent->context);
+	bs_value_kind_init(kind, typid, collation, parent->context);
 	return kind;
 }
 
@@ -101,8 +101,8 @@ record_resolve(const ValueKind *kind, Oid row_type, int32 row_typmod)
 
 		if (att->attisdropped)
 			continue;
-		value_kind_init(&record->columns[i], att->atttypid, att->attcollation, kind->context);
-		column = value_kind_signature(&record->columns[i]);
+		bs_value_kind_init(&record->columns[i], att->atttypid, att->attcollation, kind->context);
+		column = bs_value_kind_signature(&record->columns[i]);
 		appendStringInfo(&signature, "%s%s", live++ > 0 ? "," : "", column);
 		pfree(column);
 	}
@@ -115,13 +115,13 @@ record_resolve(const ValueKind *kind, Oid row_type, int32 row_typmod)
 }
 
 uint32
-record_kind_tag(const RecordKind *record)
+bs_record_kind_tag(const RecordKind *record)
 {
 	return record->tag;
 }
 
 bool
-structured_kind_init(ValueKind *kind, Oid base, Oid collation)
+bs_structured_kind_init(ValueKind *kind, Oid base, Oid collation)
 {
 	Oid			element = get_element_type(base);
 
@@ -161,7 +161,7 @@ structured_kind_init(ValueKind *kind, Oid base, Oid collation)
 }
 
 char *
-structured_signature(const ValueKind *kind)
+bs_structured_signature(const ValueKind *kind)
 {
 	char	   *element;
 	char	   *result;
@@ -170,7 +170,7 @@ structured_signature(const ValueKind *kind)
 	{
 		case OTHER_ARRAY:
 		case OTHER_RANGE:
-			element = value_kind_signature(kind->element);
+			element = bs_value_kind_signature(kind->element);
 			result = psprintf("%s(%s)", kind->other == OTHER_ARRAY ? "array" : "range",
 							  element);
 			pfree(element);
@@ -228,7 +228,7 @@ append_array(const ValueKind *kind, Datum value, StringInfo out)
 
 		appendStringInfoChar(out, isnull ? 0 : 1);
 		if (!isnull)
-			canonical_append(kind->element, element, out);
+			bs_canonical_append(kind->element, element, out);
 	}
 }
 
@@ -247,9 +247,9 @@ append_range(const ValueKind *kind, Datum value, StringInfo out)
 									  (RANGE_EMPTY | RANGE_LB_INC | RANGE_UB_INC |
 									   RANGE_LB_INF | RANGE_UB_INF)));
 	if (!empty && !lower.infinite)
-		canonical_append(kind->element, lower.val, out);
+		bs_canonical_append(kind->element, lower.val, out);
 	if (!empty && !upper.infinite)
-		canonical_append(kind->element, upper.val, out);
+		bs_canonical_append(kind->element, upper.val, out);
 }
 
 static void
@@ -277,7 +277,7 @@ append_record(const ValueKind *kind, Datum value, StringInfo out)
 			continue;
 		appendStringInfoChar(out, record->nulls[i] ? 0 : 1);
 		if (!record->nulls[i])
-			canonical_append(&record->columns[i], record->values[i], out);
+			bs_canonical_append(&record->columns[i], record->values[i], out);
 	}
 }
 
@@ -390,7 +390,7 @@ append_jsonb_container(JsonbContainer *container, StringInfo out)
 }
 
 void
-canonical_append(const ValueKind *kind, Datum value, StringInfo out)
+bs_canonical_append(const ValueKind *kind, Datum value, StringInfo out)
 {
 	check_stack_depth();		/* values nest: arrays of records of arrays */
 	if (kind->family != BS_FAMILY_OTHER || kind->other >= OTHER_TIME)
@@ -418,12 +418,12 @@ canonical_append(const ValueKind *kind, Datum value, StringInfo out)
 }
 
 void
-structured_canonical(const ValueKind *kind, Datum value, CanonicalBytes *out)
+bs_structured_canonical(const ValueKind *kind, Datum value, CanonicalBytes *out)
 {
 	StringInfoData buffer;
 
 	initStringInfo(&buffer);
-	canonical_append(kind, value, &buffer);
+	bs_canonical_append(kind, value, &buffer);
 	out->allocated = buffer.data;
 	out->data = buffer.data;
 	out->length = buffer.len;
