@@ -63,7 +63,7 @@ PG_CONFIG=$PG_BIN/pg_config
 PKGLIBDIR=$($PG_CONFIG --pkglibdir)
 EXTDIR=$($PG_CONFIG --sharedir)/extension
 
-bs_install_packages postgresql-15-hll
+bs_install_packages postgresql-$BS_PG_MAJOR-hll
 
 WORK=$(mktemp -d /tmp/bs_ab.XXXXXX)
 INSTALLED=()               # files this script put into PostgreSQL's directories

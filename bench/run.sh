@@ -39,7 +39,7 @@ CAPACITY=10000000
 FPR=0.01
 RESULTS_DIR=$BS_ROOT/bench/results
 
-bs_install_packages postgresql-15-hll
+bs_install_packages postgresql-$BS_PG_MAJOR-hll
 bs_build_install
 # Everything is cached in shared_buffers (3GB holds both tables, ~1.1GB); no
 # parallelism, no JIT, no I/O timing; work_mem large enough that the exact

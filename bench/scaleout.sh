@@ -33,7 +33,7 @@ HUGE_PAGES=${HUGE_PAGES:-on}
 SHARED_BUFFERS_MB=4096
 RESULTS_DIR=$BS_ROOT/bench/results
 
-bs_install_packages postgresql-15-hll
+bs_install_packages postgresql-$BS_PG_MAJOR-hll
 bs_build_install
 trap bs_stop_server EXIT		# also gives back the huge pages
 if [ "$HUGE_PAGES" = on ]; then
