@@ -361,15 +361,21 @@ choose(uint32_t a, uint32_t b)
  * filter make n s^2 so small that Q^r is as good.  With an observed fill,
  * cov[r] = fill^r.
  */
+/* (1 - i s)^n for i <= 32: no member covers i given positions. */
 static void
-single_coverage(long double n, long double single, double fill, uint32_t k, long double *cov)
+miss_chances(long double n, long double single, long double *miss)
 {
-	long double q = fill >= 0 ? (long double) fill : -expm1l(n * log1pl(-single));
-	long double miss[33];		/* (1 - i s)^n: no member covers i given positions */
+	for (uint32_t i = 0; i <= 32; i++)
+		miss[i] = i * single < 1 ? expl(n * log1pl(-(i * single))) : 0;
+}
+
+/* single_coverage from the miss chances of miss_chances (ignored with a fill). */
+static void
+coverage_from_miss(const long double *miss, double fill, uint32_t k, long double *cov)
+{
+	long double q = fill >= 0 ? (long double) fill : 1 - miss[1];
 	long double product = 1;
 
-	for (uint32_t i = 0; i <= 32 && i <= k && fill < 0; i++)
-		miss[i] = i * single < 1 ? expl(n * log1pl(-(i * single))) : 0;
 	cov[0] = 1;
 	for (uint32_t r = 1; r <= k; r++)
 	{
@@ -389,6 +395,16 @@ single_coverage(long double n, long double single, double fill, uint32_t k, long
 		}
 		cov[r] = sum < 0 ? 0 : sum > product ? product : sum;
 	}
+}
+
+static void
+single_coverage(long double n, long double single, double fill, uint32_t k, long double *cov)
+{
+	long double miss[33];
+
+	if (fill < 0)
+		miss_chances(n, single, miss);
+	coverage_from_miss(miss, fill, k, cov);
 }
 
 /*
@@ -441,6 +457,8 @@ mixed_rate(const cover_model *model, long double n, long double mu, long double 
 {
 	uint32_t	k = model->hashes;
 	static long double cov[BS_BLOOM_MAX_HASHES + 1];
+	long double miss[33];
+	long double alone = mu < 1 ? single / (1 - mu) : 0;
 	static long double covered[BS_BLOOM_MAX_HASHES + 1];
 	static long double next[BS_BLOOM_MAX_HASHES + 1];
 	static long double step[(KM_EXACT_MAX_K + 1) * (KM_EXACT_MAX_K + 1)];
@@ -456,8 +474,13 @@ mixed_rate(const cover_model *model, long double n, long double mu, long double 
 		long double weight = expl(log_weight);
 		long double expect = 0;
 
+		if (j == 0 && fill < 0)
+			miss_chances(n, alone, miss);
+		else if (fill < 0)
+			for (uint32_t i = 1; i <= 32; i++)	/* one member fewer: (1 - i s)^(n - j) */
+				miss[i] = 1 - i * alone > 0 ? miss[i] / (1 - i * alone) : 0;
 		if (j == 0 || fill < 0)
-			single_coverage(n - j, mu < 1 ? single / (1 - mu) : 0, fill, d, cov);
+			coverage_from_miss(miss, fill, d, cov);
 		for (uint32_t c = 0; c <= d; c++)
 			if (covered[c] > 0)
 				expect += covered[c] * cov[d - c];
