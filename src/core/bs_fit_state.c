@@ -1,0 +1,230 @@
+/*
+ * bs_fit_state.c — bloom_fit_agg's partial state: hash lists and the
+ * validator's checks of the fit and fit_partial forms (bs_fit_state.h).
+ */
+#include "bs_fit_state.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+
+#define TYPE_NAME "bloomfilter"
+
+void
+bs_fit_state_init(bs_bloom *state, uint8_t form, uint64_t bits, double fpr,
+				  uint64_t ceiling, uint64_t seed)
+{
+	bs_bloom_init_scheme(state, BS_SCHEME_FIT_PARTIAL, bits, bs_fit_hashes(fpr), seed);
+	state->reserved8 = form;
+	memcpy(&state->words[0], &fpr, sizeof(fpr));
+	state->words[1] = ceiling;
+}
+
+static int
+pair_compare(const uint64_t *x, const uint64_t *y)
+{
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	if (x[1] != y[1])
+		return x[1] < y[1] ? -1 : 1;
+	return 0;
+}
+
+static int
+pair_compare_qsort(const void *x, const void *y)
+{
+	return pair_compare(x, y);
+}
+
+uint64_t
+bs_fit_sort_unique(uint64_t *pairs, uint64_t count)
+{
+	uint64_t	kept = 0;
+
+	if (count == 0)
+		return 0;
+	qsort(pairs, count, 2 * sizeof(uint64_t), pair_compare_qsort);
+	for (uint64_t i = 1; i < count; i++)
+	{
+		if (pair_compare(&pairs[2 * i], &pairs[2 * kept]) != 0)
+		{
+			kept++;
+			pairs[2 * kept] = pairs[2 * i];
+			pairs[2 * kept + 1] = pairs[2 * i + 1];
+		}
+	}
+	return kept + 1;
+}
+
+uint64_t
+bs_fit_merge_unique(const uint64_t *a, uint64_t na, const uint64_t *b, uint64_t nb,
+					uint64_t *out)
+{
+	uint64_t	i = 0,
+				j = 0,
+				n = 0;
+
+	while (i < na || j < nb)
+	{
+		const uint64_t *next;
+		int			order = i == na ? 1 : j == nb ? -1 : pair_compare(&a[2 * i], &b[2 * j]);
+
+		if (order <= 0)
+		{
+			next = &a[2 * i++];
+			if (order == 0)
+				j++;
+		}
+		else
+			next = &b[2 * j++];
+		out[2 * n] = next[0];
+		out[2 * n + 1] = next[1];
+		n++;
+	}
+	return n;
+}
+
+void
+bs_fit_merge_back(uint64_t *pairs, uint64_t sorted, const uint64_t *tail, uint64_t count)
+{
+	uint64_t	i = sorted,
+				j = count,
+				w = sorted + count;
+
+	while (j > 0)
+	{
+		w--;
+		if (i > 0 && pair_compare(&pairs[2 * (i - 1)], &tail[2 * (j - 1)]) > 0)
+		{
+			i--;
+			pairs[2 * w] = pairs[2 * i];
+			pairs[2 * w + 1] = pairs[2 * i + 1];
+		}
+		else
+		{
+			j--;
+			pairs[2 * w] = tail[2 * j];
+			pairs[2 * w + 1] = tail[2 * j + 1];
+		}
+	}
+}
+
+bool
+bs_fit_find(const uint64_t *pairs, uint64_t count, uint64_t h1, uint64_t h2,
+			uint64_t *at)
+{
+	uint64_t	low = 0,
+				high = count;
+	uint64_t	key[2] = {h1, h2};
+
+	while (low < high)
+	{
+		uint64_t	mid = low + (high - low) / 2;
+		int			order = pair_compare(&pairs[2 * mid], key);
+
+		if (order == 0)
+		{
+			*at = mid;
+			return true;
+		}
+		if (order < 0)
+			low = mid + 1;
+		else
+			high = mid;
+	}
+	*at = low;
+	return false;
+}
+
+void
+bs_fit_set_pairs(uint64_t *words, uint64_t bits, uint32_t hashes,
+				 const uint64_t *pairs, uint64_t count)
+{
+	for (uint64_t i = 0; i < count; i++)
+		bs_fit_set(words, bits, hashes, pairs[2 * i], pairs[2 * i + 1]);
+}
+
+static bs_status
+bad_form(bs_error *err, const char *message, const char *detail)
+{
+	return bs_fail(err, BS_ERR_FORMAT, message, "%s", detail);
+}
+
+bs_status
+bs_fit_check_params(const bs_bloom_params *p, bs_error *err)
+{
+	if (p->reserved8 & ~BS_FIT_OVER_CEILING)
+		return bs_fail(err, BS_ERR_FORMAT, "self-sized bloomfilter has unknown flags",
+					   "The flags byte is %u; only 0 and %u are defined.",
+					   p->reserved8, BS_FIT_OVER_CEILING);
+	return BS_OK;
+}
+
+bs_status
+bs_fit_state_check_params(const bs_bloom_params *p, bs_error *err)
+{
+	uint64_t	words = p->bits / 64;
+
+	if (p->reserved8 > BS_FIT_FORM_BITS)
+		return bs_fail(err, BS_ERR_FORMAT, "bloom_fit_agg state has an unknown form",
+					   "The form byte is %u; 0 (hashes) and 1 (bits) are defined.", p->reserved8);
+	if (p->bits % 64 != 0 || words < BS_FIT_PREFIX_WORDS ||
+		words > BS_FIT_PREFIX_WORDS + BS_FIT_MAX_BITS / 64 ||
+		(p->reserved8 == BS_FIT_FORM_HASHES && (words - BS_FIT_PREFIX_WORDS) % 2 != 0))
+		return bs_fail(err, BS_ERR_FORMAT, "bloom_fit_agg state has an impossible length",
+					   "Its m is %" PRIu64 "; a state holds 2 words, then 2 words per hash or the bits of its ceiling.",
+					   p->bits);
+	return BS_OK;
+}
+
+/* Hashes form: sorted, no repeats, not more than the threshold or the items. */
+static bs_status
+check_hashes(const bs_bloom *state, uint64_t ceiling, bs_error *err)
+{
+	uint64_t	count = bs_fit_state_count(state);
+	const uint64_t *pairs = state->words + BS_FIT_PREFIX_WORDS;
+
+	if (count > bs_fit_threshold(ceiling))
+		return bs_fail(err, BS_ERR_FORMAT, "bloom_fit_agg state holds too many hashes",
+					   "It holds %" PRIu64 " hashes; past %" PRIu64 " a state with this ceiling holds bits.",
+					   count, bs_fit_threshold(ceiling));
+	if (count > state->items || (count == 0) != (state->family == BS_FAMILY_NONE))
+		return bs_fail(err, BS_ERR_FORMAT, "bloom_fit_agg state hashes do not match its items",
+					   "It holds %" PRIu64 " distinct hashes of %" PRIu64 " values added.",
+					   count, state->items);
+	for (uint64_t i = 1; i < count; i++)
+		if (pair_compare(&pairs[2 * (i - 1)], &pairs[2 * i]) >= 0)
+			return bad_form(err, "bloom_fit_agg state hashes are not in order",
+							"The hashes of a state must be strictly ascending.");
+	return BS_OK;
+}
+
+bs_status
+bs_fit_state_check_words(const bs_bloom *state, bs_error *err)
+{
+	double		fpr = bs_fit_state_fpr(state);
+	uint64_t	ceiling = bs_fit_state_ceiling(state);
+	uint64_t	set = 0;
+
+	if (!(fpr > 0 && fpr < 1) || state->hashes != bs_fit_hashes(fpr))
+		return bs_fail(err, BS_ERR_FORMAT, "bloom_fit_agg state has an invalid rate",
+					   "Its rate is %.17g with k = %u; the rate must be between 0 and 1 and k its round(log2(1 / rate)).",
+					   fpr, state->hashes);
+	if (!bs_fit_power_of_two(ceiling) || ceiling < BS_FIT_MIN_CEILING ||
+		ceiling > BS_FIT_MAX_BITS)
+		return bs_fail(err, BS_ERR_FORMAT, "bloom_fit_agg state has an invalid ceiling",
+					   "Its ceiling is %" PRIu64 " bits; it must be a power of two from %" PRIu64 " to %" PRIu64 ".",
+					   ceiling, BS_FIT_MIN_CEILING, BS_FIT_MAX_BITS);
+	if (state->reserved8 == BS_FIT_FORM_HASHES)
+		return check_hashes(state, ceiling, err);
+	if (state->bits != bs_fit_bits_state_bits(ceiling))
+		return bad_form(err, "bloom_fit_agg state bits do not match its ceiling",
+						"A state of the bits form holds exactly the bits of its ceiling.");
+	for (uint64_t i = 0; i < ceiling / 64; i++)
+		set += (uint64_t) __builtin_popcountll(state->words[BS_FIT_PREFIX_WORDS + i]);
+	if (set > (unsigned __int128) state->hashes * state->items ||
+		state->items <= bs_fit_threshold(ceiling))
+		return bad_form(err, "bloom_fit_agg state bits do not match its items",
+						"A state of the bits form has more values than its ceiling's hash list holds, each setting at most k bits.");
+	return BS_OK;
+}
