@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bs_codec_util.h"
+#include "bs_fit.h"
 #include "bs_fit_state.h"
 #include "bs_scheme.h"
 
@@ -107,6 +108,21 @@ bs_bloom_check_state_shape(const bs_bloom *filter, uint64_t total_bytes, bs_erro
 
 /* ---- text form ---- */
 
+/*
+ * The text form has no reserved fields, so a fit filter whose values
+ * exceeded its ceiling (reserved8 = BS_FIT_OVER_CEILING) is written with
+ * this scheme name: one spelling per value, and the flag survives text.
+ */
+#define FIT_OVER_CEILING_TOKEN "fit_over_ceiling"
+
+static const char *
+scheme_token(const bs_bloom_params *p)
+{
+	if (p->scheme == BS_SCHEME_FIT && p->reserved8 == BS_FIT_OVER_CEILING)
+		return FIT_OVER_CEILING_TOKEN;
+	return bs_scheme_name(p->scheme);
+}
+
 /* Render the prefix (through the final ':'); returns its length. */
 static size_t
 format_prefix(const void *params, char *out, size_t size)
@@ -117,7 +133,7 @@ format_prefix(const void *params, char *out, size_t size)
 
 	bs_family_token(p->family, p->type_tag, family, sizeof(family));
 	n = snprintf(out, size, "%s:v%u:%s:%s:k=%u:m=%" PRIu64 ":seed=%" PRId64 ":items=%" PRIu64 ":",
-				 TEXT_MAGIC, p->version, bs_scheme_name(p->scheme), family,
+				 TEXT_MAGIC, p->version, scheme_token(p), family,
 				 p->hashes, p->bits, (int64_t) p->seed, p->items);
 	return n < 0 ? 0 : (size_t) n;
 }
@@ -128,16 +144,23 @@ syntax_error(bs_error *err, const char *detail)
 	return bs_text_syntax_error(TYPE_NAME, detail, err);
 }
 
-/* A scheme name of the text form (not NUL-terminated) to its code. */
+/* A scheme name of the text form (not NUL-terminated) to its code and flags. */
 static bool
-parse_scheme(const char *token, size_t length, uint8_t *scheme)
+parse_scheme(const char *token, size_t length, uint8_t *scheme, uint8_t *flags)
 {
-	char		name[16];
+	char		name[32];
 
 	if (length == 0 || length >= sizeof(name) || memchr(token, '\0', length) != NULL)
 		return false;
 	memcpy(name, token, length);
 	name[length] = '\0';
+	*flags = 0;
+	if (strcmp(name, FIT_OVER_CEILING_TOKEN) == 0)
+	{
+		*scheme = BS_SCHEME_FIT;
+		*flags = BS_FIT_OVER_CEILING;
+		return true;
+	}
 	return bs_scheme_parse(name, scheme);
 }
 
@@ -149,8 +172,8 @@ parse_fields(const bs_text_header *h, void *params, bs_error *err)
 	uint64_t	value;
 
 	p->version = h->version;
-	if (!parse_scheme(h->field[2], h->length[2], &p->scheme))
-		return syntax_error(err, "The probing scheme must be double, double_square, double_cube, partition, independent, blocked, fit or fit_partial.");
+	if (!parse_scheme(h->field[2], h->length[2], &p->scheme, &p->reserved8))
+		return syntax_error(err, "The probing scheme must be double, double_square, double_cube, partition, independent, blocked, fit, fit_over_ceiling or fit_partial.");
 	if (!bs_parse_family_token(h->field[3], h->length[3], &p->family, &p->type_tag))
 		return syntax_error(err, "The value family is not one bloomsketch knows.");
 	if (!bs_parse_field(h->field[4], h->length[4], "k", false, &value) || value > UINT16_MAX)

@@ -20,22 +20,7 @@
 
 #include <math.h>
 
-/* acc &= the m bits of twice starting at bit offset (twice has a spare word). */
-static void
-and_window(uint64_t *acc, uint64_t words, const uint64_t *twice, uint64_t offset)
-{
-	const uint64_t *source = twice + offset / 64;
-	unsigned	shift = offset % 64;
-
-	if (shift == 0)
-	{
-		for (uint64_t w = 0; w < words; w++)
-			acc[w] &= source[w];
-		return;
-	}
-	for (uint64_t w = 0; w < words; w++)
-		acc[w] &= (source[w] >> shift) | (source[w + 1] << (64 - shift));
-}
+#include "bs_word_window.h"
 
 double
 bs_fit_exact_rate(const uint64_t *words, uint64_t bits, uint32_t hashes,
@@ -66,7 +51,7 @@ bs_fit_exact_rate(const uint64_t *words, uint64_t bits, uint32_t hashes,
 			/* o_i = o_(i-1) + b + (i - 1) i / 2, as in bs_fit_set */
 			offset = (offset + growth) & mask;
 			growth += i;
-			and_window(acc, count, twice, offset);
+			bs_and_window(acc, count, twice, offset);
 		}
 		for (uint64_t w = 0; w < count; w++)
 			hits += (uint64_t) __builtin_popcountll(acc[w]);

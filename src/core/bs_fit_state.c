@@ -11,11 +11,10 @@
 #define TYPE_NAME "bloomfilter"
 
 void
-bs_fit_state_init(bs_bloom *state, uint8_t form, uint64_t bits, double fpr,
-				  uint64_t ceiling, uint64_t seed)
+bs_fit_state_init(bs_bloom *state, uint64_t bits, double fpr, uint64_t ceiling,
+				  uint64_t seed)
 {
 	bs_bloom_init_scheme(state, BS_SCHEME_FIT_PARTIAL, bits, bs_fit_hashes(fpr), seed);
-	state->reserved8 = form;
 	memcpy(&state->words[0], &fpr, sizeof(fpr));
 	state->words[1] = ceiling;
 }
@@ -165,12 +164,11 @@ bs_fit_state_check_params(const bs_bloom_params *p, bs_error *err)
 {
 	uint64_t	words = p->bits / 64;
 
-	if (p->reserved8 > BS_FIT_FORM_BITS)
-		return bs_fail(err, BS_ERR_FORMAT, "bloom_fit_agg state has an unknown form",
-					   "The form byte is %u; 0 (hashes) and 1 (bits) are defined.", p->reserved8);
+	if (p->reserved8 != 0)
+		return bs_fail(err, BS_ERR_FORMAT, "reserved bloomfilter header field is not zero",
+					   "Reserved fields hold %u and 0; both must be 0.", p->reserved8);
 	if (p->bits % 64 != 0 || words < BS_FIT_PREFIX_WORDS ||
-		words > BS_FIT_PREFIX_WORDS + BS_FIT_MAX_BITS / 64 ||
-		(p->reserved8 == BS_FIT_FORM_HASHES && (words - BS_FIT_PREFIX_WORDS) % 2 != 0))
+		words > BS_FIT_PREFIX_WORDS + BS_FIT_MAX_BITS / 64)
 		return bs_fail(err, BS_ERR_FORMAT, "bloom_fit_agg state has an impossible length",
 					   "Its m is %" PRIu64 "; a state holds 2 words, then 2 words per hash or the bits of its ceiling.",
 					   p->bits);
@@ -215,11 +213,13 @@ bs_fit_state_check_words(const bs_bloom *state, bs_error *err)
 		return bs_fail(err, BS_ERR_FORMAT, "bloom_fit_agg state has an invalid ceiling",
 					   "Its ceiling is %" PRIu64 " bits; it must be a power of two from %" PRIu64 " to %" PRIu64 ".",
 					   ceiling, BS_FIT_MIN_CEILING, BS_FIT_MAX_BITS);
-	if (state->reserved8 == BS_FIT_FORM_HASHES)
+	if (bs_fit_state_form(state) == BS_FIT_FORM_HASHES)
+	{
+		if ((state->bits / 64 - BS_FIT_PREFIX_WORDS) % 2 != 0)
+			return bad_form(err, "bloom_fit_agg state has an impossible length",
+							"After its rate and ceiling a state holds two words per hash, or the bits of its ceiling.");
 		return check_hashes(state, ceiling, err);
-	if (state->bits != bs_fit_bits_state_bits(ceiling))
-		return bad_form(err, "bloom_fit_agg state bits do not match its ceiling",
-						"A state of the bits form holds exactly the bits of its ceiling.");
+	}
 	for (uint64_t i = 0; i < ceiling / 64; i++)
 		set += (uint64_t) __builtin_popcountll(state->words[BS_FIT_PREFIX_WORDS + i]);
 	if (set > (unsigned __int128) state->hashes * state->items ||

@@ -4,8 +4,8 @@
  * bloomfilter values), and the hash lists it keeps while a group is small.
  *
  * Header: the usual 36 bytes, with k the fit k of the rate, m = 64 times
- * the number of payload words, items the values added (repeats included)
- * and reserved8 the form.  Payload words:
+ * the number of payload words and items the values added (repeats
+ * included); the reserved fields are 0.  Payload words:
  *
  *   0          the rate asked for, as the bits of an IEEE 754 binary64
  *   1          the ceiling: a power of two of bits
@@ -14,6 +14,10 @@
  *              most ceiling / 256 of them (half the bytes of the bit array)
  *   form 1     the group's filter at the ceiling (bs_fit.h), once the
  *   (bits)     group has more distinct hashes than that
+ *
+ * The length tells the forms apart: ceiling / 64 payload words after the
+ * prefix are the bits form, since a hash list that long (ceiling / 128
+ * hashes) would be past the threshold.
  *
  * Both forms are functions of the set of hashes alone (the form too: it
  * is bits exactly when the set is larger than ceiling / 256), so a state's
@@ -72,6 +76,14 @@ bs_fit_bits_state_bits(uint64_t ceiling)
 	return 64 * BS_FIT_PREFIX_WORDS + ceiling;
 }
 
+/* The form of a state: bits when its payload is the ceiling's bit array. */
+static inline uint8_t
+bs_fit_state_form(const bs_bloom *state)
+{
+	return state->bits == bs_fit_bits_state_bits(bs_fit_state_ceiling(state))
+		? BS_FIT_FORM_BITS : BS_FIT_FORM_HASHES;
+}
+
 /* The number of hashes in a state of the hashes form. */
 static inline uint64_t
 bs_fit_state_count(const bs_bloom *state)
@@ -81,10 +93,11 @@ bs_fit_state_count(const bs_bloom *state)
 
 /*
  * Fill the header and the prefix words of a zeroed state of m bits (one of
- * the two functions above); family, tag and items are the caller's.
+ * the two functions above, which sets its form); family, tag and items are
+ * the caller's.
  */
-void		bs_fit_state_init(bs_bloom *state, uint8_t form, uint64_t bits, double fpr,
-							  uint64_t ceiling, uint64_t seed);
+void		bs_fit_state_init(bs_bloom *state, uint64_t bits, double fpr, uint64_t ceiling,
+							  uint64_t seed);
 
 /* Sort count hash pairs and drop repeats; returns the number left. */
 uint64_t	bs_fit_sort_unique(uint64_t *pairs, uint64_t count);

@@ -110,7 +110,7 @@ first_state(const FitCache *cache, XXH128_hash_t hash)
 									   "bloomfilter");
 
 	/* PostgreSQL copies what the first call returns into the aggregate context */
-	bs_fit_state_init(state, BS_FIT_FORM_HASHES, bits, cache->fpr, cache->ceiling,
+	bs_fit_state_init(state, bits, cache->fpr, cache->ceiling,
 					  FIT_AGG_SEED);
 	adopt_family(state, &cache->kind);
 	state->items = 1;
@@ -133,14 +133,14 @@ add_to_flat(bs_bloom *state, XXH128_hash_t hash, MemoryContext aggcontext)
 	bs_bloom   *grown;
 	FitExpanded *expanded;
 
-	if (state->reserved8 == BS_FIT_FORM_HASHES &&
+	if (bs_fit_state_form(state) == BS_FIT_FORM_HASHES &&
 		bs_fit_find(pairs, count, hash.low64, hash.high64, &at))
 	{
 		if (state->items < PG_UINT64_MAX)
 			state->items++;
 		return PointerGetDatum(state);
 	}
-	if (state->reserved8 == BS_FIT_FORM_HASHES && count < FIT_FLAT_MAX_HASHES &&
+	if (bs_fit_state_form(state) == BS_FIT_FORM_HASHES && count < FIT_FLAT_MAX_HASHES &&
 		count < bs_fit_threshold(bs_fit_state_ceiling(state)))
 	{
 		grown = fit_flat_alloc(CurrentMemoryContext, state, count + 1);
@@ -280,7 +280,7 @@ bloom_fit_agg_combine(PG_FUNCTION_ARGS)
 		state = flat_state(PG_GETARG_DATUM(0));
 		check_states_combine(state, bs_fit_state_fpr(state), bs_fit_state_ceiling(state),
 							 other);
-		if (state->reserved8 == BS_FIT_FORM_HASHES && other->reserved8 == BS_FIT_FORM_HASHES &&
+		if (bs_fit_state_form(state) == BS_FIT_FORM_HASHES && bs_fit_state_form(other) == BS_FIT_FORM_HASHES &&
 			bs_fit_state_count(state) + bs_fit_state_count(other) <= FIT_FLAT_MAX_HASHES &&
 			bs_fit_state_count(state) + bs_fit_state_count(other) <=
 			bs_fit_threshold(bs_fit_state_ceiling(state)))
@@ -352,7 +352,7 @@ bloom_fit_agg_final(PG_FUNCTION_ARGS)
 									 expanded->pairs, expanded->sorted, expanded->bits));
 	}
 	state = flat_state(PG_GETARG_DATUM(0));
-	if (state->reserved8 == BS_FIT_FORM_BITS)
+	if (bs_fit_state_form(state) == BS_FIT_FORM_BITS)
 		PG_RETURN_POINTER(fit_result(state, bs_fit_state_fpr(state), bs_fit_state_ceiling(state),
 									 NULL, 0, state->words + BS_FIT_PREFIX_WORDS));
 	PG_RETURN_POINTER(fit_result(state, bs_fit_state_fpr(state), bs_fit_state_ceiling(state),

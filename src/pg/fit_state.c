@@ -118,7 +118,7 @@ fit_add_state(FitExpanded *state, const bs_bloom *flat)
 	bs_adopt_combined_family(&state->head.version, &state->head.family,
 							 &state->head.type_tag, flat->version, flat->family,
 							 flat->type_tag);
-	if (flat->reserved8 == BS_FIT_FORM_HASHES)
+	if (bs_fit_state_form(flat) == BS_FIT_FORM_HASHES)
 	{
 		uint64		count = bs_fit_state_count(flat);
 
@@ -144,7 +144,7 @@ fit_expand(MemoryContext parent, const bs_bloom *flat)
 	memcpy(&state->head, flat, sizeof(bs_bloom));
 	state->fpr = bs_fit_state_fpr(flat);
 	state->ceiling = bs_fit_state_ceiling(flat);
-	if (flat->reserved8 == BS_FIT_FORM_BITS)
+	if (bs_fit_state_form(flat) == BS_FIT_FORM_BITS)
 	{
 		state->bits = MemoryContextAlloc(context, state->ceiling / 8);
 		memcpy(state->bits, payload, state->ceiling / 8);
@@ -167,7 +167,6 @@ fit_flat_alloc(MemoryContext context, const bs_bloom *like, uint64 count)
 	memcpy(flat, like, sizeof(bs_bloom) + BS_FIT_PREFIX_WORDS * sizeof(uint64));
 	flat->length_word = length_word;
 	flat->bits = bits;
-	flat->reserved8 = BS_FIT_FORM_HASHES;
 	return flat;
 }
 
@@ -202,7 +201,6 @@ fit_flatten_into(ExpandedObjectHeader *header, void *result, Size allocated_size
 	memcpy(flat, &state->head, sizeof(bs_bloom));
 	SET_VARSIZE(flat, allocated_size);
 	flat->bits = bits;
-	flat->reserved8 = state->bits != NULL ? BS_FIT_FORM_BITS : BS_FIT_FORM_HASHES;
 	memcpy(&flat->words[0], &state->fpr, sizeof(double));
 	flat->words[1] = state->ceiling;
 	if (state->bits != NULL)
