@@ -478,6 +478,8 @@ test_hash_lists(void)
 					tail[2 * nt + 1] = b[2 * i + 1];
 					nt++;
 				}
+			/* dropping a's pairs from b by one walk leaves the same */
+			CHECK(bs_fit_drop_known(a, na, b, nb) == nt && memcmp(b, tail, nt * 16) == 0);
 			bs_fit_merge_back(a, na, tail, nt);
 			CHECK(na + nt == n && memcmp(a, out, n * 16) == 0);
 		}

@@ -83,6 +83,26 @@ bs_fit_merge_unique(const uint64_t *a, uint64_t na, const uint64_t *b, uint64_t 
 	return n;
 }
 
+uint64_t
+bs_fit_drop_known(const uint64_t *known, uint64_t known_count, uint64_t *pairs,
+				  uint64_t count)
+{
+	uint64_t	i = 0,
+				kept = 0;
+
+	for (uint64_t j = 0; j < count; j++)
+	{
+		while (i < known_count && pair_compare(&known[2 * i], &pairs[2 * j]) < 0)
+			i++;
+		if (i < known_count && pair_compare(&known[2 * i], &pairs[2 * j]) == 0)
+			continue;
+		pairs[2 * kept] = pairs[2 * j];
+		pairs[2 * kept + 1] = pairs[2 * j + 1];
+		kept++;
+	}
+	return kept;
+}
+
 void
 bs_fit_merge_back(uint64_t *pairs, uint64_t sorted, const uint64_t *tail, uint64_t count)
 {
@@ -135,12 +155,23 @@ bs_fit_find(const uint64_t *pairs, uint64_t count, uint64_t h1, uint64_t h2,
 	return false;
 }
 
+/* Values in flight when setting many: their lines are prefetched this far ahead. */
+#define PREFETCH_AHEAD 8
+
 void
 bs_fit_set_pairs(uint64_t *words, uint64_t bits, uint32_t hashes,
 				 const uint64_t *pairs, uint64_t count)
 {
+	/* a filter within the first-level cache needs no prefetching */
+	bool		prefetch = bits > 8 * 32768;
+
 	for (uint64_t i = 0; i < count; i++)
+	{
+		if (prefetch && i + PREFETCH_AHEAD < count)
+			bs_fit_prefetch(words, bits, hashes, pairs[2 * (i + PREFETCH_AHEAD)],
+							pairs[2 * (i + PREFETCH_AHEAD) + 1]);
 		bs_fit_set(words, bits, hashes, pairs[2 * i], pairs[2 * i + 1]);
+	}
 }
 
 static bs_status

@@ -110,6 +110,13 @@ uint64_t	bs_fit_merge_unique(const uint64_t *a, uint64_t na, const uint64_t *b,
 								uint64_t nb, uint64_t *out);
 
 /*
+ * Drop from count sorted unique pairs those also among `known` sorted
+ * pairs, in place, by one walk through both; returns the number left.
+ */
+uint64_t	bs_fit_drop_known(const uint64_t *known, uint64_t known_count, uint64_t *pairs,
+							  uint64_t count);
+
+/*
  * Merge `tail` sorted pairs (not among the first `sorted` of pairs, nor in
  * pairs' storage) into the sorted pairs, in place from the back; pairs has
  * room for sorted + tail.

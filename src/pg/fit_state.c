@@ -2,10 +2,10 @@
  * fit_state.c — bloom_fit_agg's expanded state (fit_state.h).
  *
  * A group past FIT_FLAT_MAX_HASHES distinct values keeps its hashes in a
- * list whose first `sorted` pairs are sorted and the rest an unsorted tail
- * of new pairs (each checked against the sorted part when it arrives), so
- * that a row costs a binary search and an append, and the tail is sorted
- * and merged in when the list is full: O(log n) a row.  Past the threshold
+ * list whose first `sorted` pairs are sorted and unique and the rest an
+ * unsorted tail of arriving pairs, so that a row costs an append, and the
+ * tail is sorted and merged in (repeats dropped) when the list is full:
+ * O(log n) a row, amortized.  Past the threshold
  * (bs_fit_threshold: half the bytes of the ceiling's bit array) the list
  * becomes the group's filter at the ceiling.  PostgreSQL keeps the object
  * as the aggregate's state without copying it and asks it to flatten
@@ -43,6 +43,44 @@ threshold(const FitExpanded *state)
 	return bs_fit_threshold(state->ceiling);
 }
 
+/* Set the bits of the pairs still in flight. */
+static void
+ring_flush(FitExpanded *state)
+{
+	for (; state->ring_count > 0; state->ring_count--)
+	{
+		uint32		h = state->ring_head;
+
+		bs_fit_set(state->bits, state->ceiling, state->head.hashes, state->ring[2 * h],
+				   state->ring[2 * h + 1]);
+		state->ring_head = (h + 1) & (FIT_RING_DEPTH - 1);
+	}
+}
+
+/*
+ * Bits form: prefetch the new pair's lines and set the bits of the pair
+ * FIT_RING_DEPTH rows older, whose lines have arrived by now (a row's k
+ * cache misses cannot overlap the next row's otherwise; bloomfilter_agg.c).
+ */
+static void
+ring_push(FitExpanded *state, uint64 h1, uint64 h2)
+{
+	uint32		slot;
+
+	bs_fit_prefetch(state->bits, state->ceiling, state->head.hashes, h1, h2);
+	if (state->ring_count == FIT_RING_DEPTH)
+	{
+		slot = state->ring_head;
+		bs_fit_set(state->bits, state->ceiling, state->head.hashes, state->ring[2 * slot],
+				   state->ring[2 * slot + 1]);
+		state->ring_head = (slot + 1) & (FIT_RING_DEPTH - 1);
+	}
+	else
+		slot = (state->ring_head + state->ring_count++) & (FIT_RING_DEPTH - 1);
+	state->ring[2 * slot] = h1;
+	state->ring[2 * slot + 1] = h2;
+}
+
 void
 fit_merge_tail(FitExpanded *state)
 {
@@ -50,9 +88,12 @@ fit_merge_tail(FitExpanded *state)
 	uint64		count;
 	uint64	   *copy;
 
+	if (state->bits != NULL)
+		ring_flush(state);
 	if (state->tail == 0)
 		return;
 	count = bs_fit_sort_unique(tail, state->tail);
+	count = bs_fit_drop_known(state->pairs, state->sorted, tail, count);
 	copy = MemoryContextAlloc(state->header.eoh_context, count * 2 * sizeof(uint64));
 	memcpy(copy, tail, count * 2 * sizeof(uint64));
 	bs_fit_merge_back(state->pairs, state->sorted, copy, count);
@@ -81,26 +122,36 @@ fit_add_pair(FitExpanded *state, uint64 h1, uint64 h2)
 
 	if (state->bits != NULL)
 	{
-		bs_fit_set(state->bits, state->ceiling, state->head.hashes, h1, h2);
+		ring_push(state, h1, h2);
 		return;
 	}
-	if (bs_fit_find(state->pairs, state->sorted, h1, h2, &at))
+	/*
+	 * Repeats go into the tail like new values and vanish when it is
+	 * merged, except near the threshold, where the tail is short and a
+	 * merge per few repeats would cost O(n) each: there a repeat of a
+	 * sorted value is found first.
+	 */
+	if (state->capacity == threshold(state) &&
+		state->capacity - state->sorted < state->capacity / 8 &&
+		bs_fit_find(state->pairs, state->sorted, h1, h2, &at))
 		return;
 	if (state->sorted + state->tail == state->capacity)
 	{
 		fit_merge_tail(state);
-		if (bs_fit_find(state->pairs, state->sorted, h1, h2, &at))
-			return;				/* it was in the tail */
-		if (state->sorted == state->capacity)
+		if (state->capacity < threshold(state) &&
+			state->capacity - state->sorted < state->capacity / 4)
 		{
-			if (state->capacity == threshold(state))
-			{
-				switch_to_bits(state);
-				bs_fit_set(state->bits, state->ceiling, state->head.hashes, h1, h2);
-				return;
-			}
 			state->capacity = Min(2 * state->capacity, threshold(state));
 			state->pairs = repalloc(state->pairs, state->capacity * 2 * sizeof(uint64));
+		}
+		if (state->sorted == state->capacity)
+		{
+			if (bs_fit_find(state->pairs, state->sorted, h1, h2, &at))
+				return;
+			/* threshold + 1 distinct values: the bits from now on */
+			switch_to_bits(state);
+			bs_fit_set(state->bits, state->ceiling, state->head.hashes, h1, h2);
+			return;
 		}
 	}
 	state->pairs[2 * (state->sorted + state->tail)] = h1;

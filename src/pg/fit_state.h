@@ -15,6 +15,9 @@
 
 #include "utils/expandeddatum.h"
 
+/* Rows in flight in the bits form (a power of two; as bloom_agg's pipeline). */
+#define FIT_RING_DEPTH 16
+
 /* A small group's state stays flat up to this many distinct hashes (512 bytes). */
 #define FIT_FLAT_MAX_HASHES 32
 
@@ -30,6 +33,10 @@ typedef struct FitExpanded
 	uint64		capacity;		/* pairs allocated, at most the threshold */
 	/* the bits form: the group's filter at the ceiling, else NULL */
 	uint64	   *bits;
+	/* bits form: pairs whose lines are being prefetched, oldest at ring_head */
+	uint64		ring[2 * FIT_RING_DEPTH];
+	uint32		ring_head;
+	uint32		ring_count;
 	/* the header fields (last: its words, a flexible array, are not used) */
 	bs_bloom	head;
 } FitExpanded;
@@ -40,7 +47,10 @@ FitExpanded *fit_expanded(Datum datum);
 /* A new expanded state, in its own context under `parent`, from a flat state. */
 FitExpanded *fit_expand(MemoryContext parent, const bs_bloom *flat);
 
-/* Sort the tail and merge it into the sorted part (the content stays the same). */
+/*
+ * Sort the tail and merge it into the sorted part, or set the bits still in
+ * flight: the content stays the same, and the fields are then exact.
+ */
 void		fit_merge_tail(FitExpanded *state);
 
 /* Add one hash pair (its item is counted by the caller). */
