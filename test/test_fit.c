@@ -425,6 +425,35 @@ compare_pairs(const void *x, const void *y)
 static void
 test_hash_lists(void)
 {
+	/* the radix sort against the comparison sort, with repeats and ties on h1 */
+	{
+		uint64_t	count = 50000;
+		uint64_t   *a = malloc(count * 16),
+				   *b = malloc(count * 16),
+				   *scratch = malloc(count * 16);
+
+		rng_state = 5;
+		for (uint64_t i = 0; i < count; i++)
+		{
+			a[2 * i] = i % 7 == 0 ? next_random() % 16 : next_random();
+			a[2 * i + 1] = next_random() % 3;
+			if (i % 11 == 0 && i > 0)
+			{
+				a[2 * i] = a[2 * (i - 1)];
+				a[2 * i + 1] = a[2 * (i - 1) + 1];
+			}
+		}
+		memcpy(b, a, count * 16);
+		{
+			uint64_t	radix = bs_fit_sort_unique_scratch(a, count, scratch);
+			uint64_t	compared = bs_fit_sort_unique(b, count);
+
+			CHECK(radix == compared && compared < count && memcmp(a, b, compared * 16) == 0);
+		}
+		free(a);
+		free(b);
+		free(scratch);
+	}
 	rng_state = 99;
 	for (int trial = 0; trial < 200; trial++)
 	{

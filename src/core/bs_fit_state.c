@@ -35,14 +35,14 @@ pair_compare_qsort(const void *x, const void *y)
 	return pair_compare(x, y);
 }
 
-uint64_t
-bs_fit_sort_unique(uint64_t *pairs, uint64_t count)
+/* Drop repeats from sorted pairs; returns the number left. */
+static uint64_t
+unique_sorted(uint64_t *pairs, uint64_t count)
 {
 	uint64_t	kept = 0;
 
 	if (count == 0)
 		return 0;
-	qsort(pairs, count, 2 * sizeof(uint64_t), pair_compare_qsort);
 	for (uint64_t i = 1; i < count; i++)
 	{
 		if (pair_compare(&pairs[2 * i], &pairs[2 * kept]) != 0)
@@ -53,6 +53,65 @@ bs_fit_sort_unique(uint64_t *pairs, uint64_t count)
 		}
 	}
 	return kept + 1;
+}
+
+uint64_t
+bs_fit_sort_unique(uint64_t *pairs, uint64_t count)
+{
+	qsort(pairs, count, 2 * sizeof(uint64_t), pair_compare_qsort);
+	return unique_sorted(pairs, count);
+}
+
+/* Below this many pairs a comparison sort is as fast. */
+#define RADIX_MIN_PAIRS 1024
+
+uint64_t
+bs_fit_sort_unique_scratch(uint64_t *pairs, uint64_t count, uint64_t *scratch)
+{
+	uint64_t   *from = pairs,
+			   *to = scratch;
+
+	if (count < RADIX_MIN_PAIRS)
+		return bs_fit_sort_unique(pairs, count);
+	/* eight stable passes over the bytes of h1, least significant first */
+	for (unsigned shift = 0; shift < 64; shift += 8)
+	{
+		uint64_t	offsets[256] = {0};
+		uint64_t   *swap;
+
+		for (uint64_t i = 0; i < count; i++)
+			offsets[(from[2 * i] >> shift) & 255]++;
+		for (uint64_t b = 0, sum = 0; b < 256; b++)
+		{
+			uint64_t	n = offsets[b];
+
+			offsets[b] = sum;
+			sum += n;
+		}
+		for (uint64_t i = 0; i < count; i++)
+		{
+			uint64_t	at = offsets[(from[2 * i] >> shift) & 255]++;
+
+			to[2 * at] = from[2 * i];
+			to[2 * at + 1] = from[2 * i + 1];
+		}
+		swap = from;
+		from = to;
+		to = swap;
+	}
+	/* ties on h1 (rare: 2^-64 a pair) are put in order of h2 */
+	for (uint64_t i = 1; i < count; i++)
+		for (uint64_t j = i; j > 0 && pair_compare(&pairs[2 * (j - 1)], &pairs[2 * j]) > 0; j--)
+		{
+			uint64_t	h1 = pairs[2 * j],
+						h2 = pairs[2 * j + 1];
+
+			pairs[2 * j] = pairs[2 * (j - 1)];
+			pairs[2 * j + 1] = pairs[2 * (j - 1) + 1];
+			pairs[2 * (j - 1)] = h1;
+			pairs[2 * (j - 1) + 1] = h2;
+		}
+	return unique_sorted(pairs, count);
 }
 
 uint64_t

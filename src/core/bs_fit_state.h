@@ -103,6 +103,12 @@ void		bs_fit_state_init(bs_bloom *state, uint64_t bits, double fpr, uint64_t cei
 uint64_t	bs_fit_sort_unique(uint64_t *pairs, uint64_t count);
 
 /*
+ * The same with scratch room for count pairs: a radix sort on h1, several
+ * times faster than a comparison sort on the long lists of the aggregate.
+ */
+uint64_t	bs_fit_sort_unique_scratch(uint64_t *pairs, uint64_t count, uint64_t *scratch);
+
+/*
  * Merge two sorted lists of unique pairs into out (room for na + nb pairs,
  * not overlapping either), without repeats; returns the number written.
  */

@@ -143,7 +143,7 @@ add_to_flat(bs_bloom *state, XXH128_hash_t hash, MemoryContext aggcontext)
 	if (bs_fit_state_form(state) == BS_FIT_FORM_HASHES && count < FIT_FLAT_MAX_HASHES &&
 		count < bs_fit_threshold(bs_fit_state_ceiling(state)))
 	{
-		grown = fit_flat_alloc(CurrentMemoryContext, state, count + 1);
+		grown = bs_fit_flat_alloc(CurrentMemoryContext, state, count + 1);
 		memcpy(grown->words + BS_FIT_PREFIX_WORDS, pairs, at * 2 * sizeof(uint64));
 		grown->words[BS_FIT_PREFIX_WORDS + 2 * at] = hash.low64;
 		grown->words[BS_FIT_PREFIX_WORDS + 2 * at + 1] = hash.high64;
@@ -153,10 +153,10 @@ add_to_flat(bs_bloom *state, XXH128_hash_t hash, MemoryContext aggcontext)
 			grown->items++;
 		return PointerGetDatum(grown);
 	}
-	expanded = fit_expand(aggcontext, state);
+	expanded = bs_fit_expand(aggcontext, state);
 	if (expanded->head.items < PG_UINT64_MAX)
 		expanded->head.items++;
-	fit_add_pair(expanded, hash.low64, hash.high64);
+	bs_fit_add_pair(expanded, hash.low64, hash.high64);
 	return EOHPGetRWDatum(&expanded->header);
 }
 
@@ -205,13 +205,13 @@ bloom_fit_agg_trans(PG_FUNCTION_ARGS)
 	canonical_release(&bytes);
 	if (PG_ARGISNULL(0))
 		return first_state(cache, hash);
-	if ((expanded = fit_expanded(PG_GETARG_DATUM(0))) != NULL)
+	if ((expanded = bs_fit_expanded(PG_GETARG_DATUM(0))) != NULL)
 	{
 		check_same_parameters(expanded->fpr, expanded->ceiling, cache);
 		adopt_family(&expanded->head, &cache->kind);
 		if (expanded->head.items < PG_UINT64_MAX)
 			expanded->head.items++;
-		fit_add_pair(expanded, hash.low64, hash.high64);
+		bs_fit_add_pair(expanded, hash.low64, hash.high64);
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 	state = flat_state(PG_GETARG_DATUM(0));
@@ -250,7 +250,7 @@ merge_flat(const bs_bloom *a, const bs_bloom *b)
 	uint64	   *merged = palloc((na + nb) * 2 * sizeof(uint64));
 	uint64		count = bs_fit_merge_unique(a->words + BS_FIT_PREFIX_WORDS, na,
 											b->words + BS_FIT_PREFIX_WORDS, nb, merged);
-	bs_bloom   *result = fit_flat_alloc(CurrentMemoryContext, a, count);
+	bs_bloom   *result = bs_fit_flat_alloc(CurrentMemoryContext, a, count);
 
 	memcpy(result->words + BS_FIT_PREFIX_WORDS, merged, count * 2 * sizeof(uint64));
 	pfree(merged);
@@ -273,7 +273,7 @@ bloom_fit_agg_combine(PG_FUNCTION_ARGS)
 	if (!AggCheckCallContext(fcinfo, &aggcontext))
 		bs_not_in_aggregate_error("bloom_fit_agg_combine", "bloom_fit_agg(value)");
 	other = flat_state(PG_GETARG_DATUM(1));
-	if ((expanded = fit_expanded(PG_GETARG_DATUM(0))) != NULL)
+	if ((expanded = bs_fit_expanded(PG_GETARG_DATUM(0))) != NULL)
 		check_states_combine(&expanded->head, expanded->fpr, expanded->ceiling, other);
 	else
 	{
@@ -285,9 +285,9 @@ bloom_fit_agg_combine(PG_FUNCTION_ARGS)
 			bs_fit_state_count(state) + bs_fit_state_count(other) <=
 			bs_fit_threshold(bs_fit_state_ceiling(state)))
 			return merge_flat(state, other);
-		expanded = fit_expand(aggcontext, state);
+		expanded = bs_fit_expand(aggcontext, state);
 	}
-	fit_add_state(expanded, other);
+	bs_fit_add_state(expanded, other);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&expanded->header));
 }
 
@@ -341,13 +341,13 @@ PG_FUNCTION_INFO_V1(bloom_fit_agg_final);
 Datum
 bloom_fit_agg_final(PG_FUNCTION_ARGS)
 {
-	FitExpanded *expanded = fit_expanded(PG_GETARG_DATUM(0));
+	FitExpanded *expanded = bs_fit_expanded(PG_GETARG_DATUM(0));
 	const bs_bloom *state;
 
 	if (expanded != NULL)
 	{
 		/* read in place: merging the tail changes no content */
-		fit_merge_tail(expanded);
+		bs_fit_merge_tail(expanded);
 		PG_RETURN_POINTER(fit_result(&expanded->head, expanded->fpr, expanded->ceiling,
 									 expanded->pairs, expanded->sorted, expanded->bits));
 	}

@@ -27,7 +27,7 @@ static const ExpandedObjectMethods fit_methods = {
 };
 
 FitExpanded *
-fit_expanded(Datum datum)
+bs_fit_expanded(Datum datum)
 {
 	ExpandedObjectHeader *header;
 
@@ -82,7 +82,7 @@ ring_push(FitExpanded *state, uint64 h1, uint64 h2)
 }
 
 void
-fit_merge_tail(FitExpanded *state)
+bs_fit_merge_tail(FitExpanded *state)
 {
 	uint64	   *tail = state->pairs + 2 * state->sorted;
 	uint64		count;
@@ -92,9 +92,9 @@ fit_merge_tail(FitExpanded *state)
 		ring_flush(state);
 	if (state->tail == 0)
 		return;
-	count = bs_fit_sort_unique(tail, state->tail);
+	copy = MemoryContextAlloc(state->header.eoh_context, state->tail * 2 * sizeof(uint64));
+	count = bs_fit_sort_unique_scratch(tail, state->tail, copy);
 	count = bs_fit_drop_known(state->pairs, state->sorted, tail, count);
-	copy = MemoryContextAlloc(state->header.eoh_context, count * 2 * sizeof(uint64));
 	memcpy(copy, tail, count * 2 * sizeof(uint64));
 	bs_fit_merge_back(state->pairs, state->sorted, copy, count);
 	pfree(copy);
@@ -106,7 +106,7 @@ fit_merge_tail(FitExpanded *state)
 static void
 switch_to_bits(FitExpanded *state)
 {
-	fit_merge_tail(state);
+	bs_fit_merge_tail(state);
 	state->bits = MemoryContextAllocZero(state->header.eoh_context, state->ceiling / 8);
 	bs_fit_set_pairs(state->bits, state->ceiling, state->head.hashes, state->pairs,
 					 state->sorted);
@@ -116,7 +116,7 @@ switch_to_bits(FitExpanded *state)
 }
 
 void
-fit_add_pair(FitExpanded *state, uint64 h1, uint64 h2)
+bs_fit_add_pair(FitExpanded *state, uint64 h1, uint64 h2)
 {
 	uint64		at;
 
@@ -137,7 +137,7 @@ fit_add_pair(FitExpanded *state, uint64 h1, uint64 h2)
 		return;
 	if (state->sorted + state->tail == state->capacity)
 	{
-		fit_merge_tail(state);
+		bs_fit_merge_tail(state);
 		if (state->capacity < threshold(state) &&
 			state->capacity - state->sorted < state->capacity / 4)
 		{
@@ -160,7 +160,7 @@ fit_add_pair(FitExpanded *state, uint64 h1, uint64 h2)
 }
 
 void
-fit_add_state(FitExpanded *state, const bs_bloom *flat)
+bs_fit_add_state(FitExpanded *state, const bs_bloom *flat)
 {
 	const uint64 *payload = flat->words + BS_FIT_PREFIX_WORDS;
 
@@ -174,7 +174,7 @@ fit_add_state(FitExpanded *state, const bs_bloom *flat)
 		uint64		count = bs_fit_state_count(flat);
 
 		for (uint64 i = 0; i < count; i++)
-			fit_add_pair(state, payload[2 * i], payload[2 * i + 1]);
+			bs_fit_add_pair(state, payload[2 * i], payload[2 * i + 1]);
 		return;
 	}
 	if (state->bits == NULL)
@@ -184,7 +184,7 @@ fit_add_state(FitExpanded *state, const bs_bloom *flat)
 }
 
 FitExpanded *
-fit_expand(MemoryContext parent, const bs_bloom *flat)
+bs_fit_expand(MemoryContext parent, const bs_bloom *flat)
 {
 	MemoryContext context = AllocSetContextCreate(parent, "bloom_fit_agg state",
 												  ALLOCSET_SMALL_SIZES);
@@ -209,7 +209,7 @@ fit_expand(MemoryContext parent, const bs_bloom *flat)
 }
 
 bs_bloom *
-fit_flat_alloc(MemoryContext context, const bs_bloom *like, uint64 count)
+bs_fit_flat_alloc(MemoryContext context, const bs_bloom *like, uint64 count)
 {
 	uint64		bits = bs_fit_hashes_state_bits(count);
 	bs_bloom   *flat = bs_alloc_value(context, bs_bloom_total_bytes(bits), "bloomfilter");
@@ -225,7 +225,7 @@ fit_flat_alloc(MemoryContext context, const bs_bloom *like, uint64 count)
 static uint64
 flat_bits(FitExpanded *state)
 {
-	fit_merge_tail(state);
+	bs_fit_merge_tail(state);
 	return state->bits != NULL ? bs_fit_bits_state_bits(state->ceiling)
 		: bs_fit_hashes_state_bits(state->sorted);
 }

@@ -42,24 +42,24 @@ typedef struct FitExpanded
 } FitExpanded;
 
 /* Our expanded state behind a datum (read-write or read-only), or NULL. */
-FitExpanded *fit_expanded(Datum datum);
+FitExpanded *bs_fit_expanded(Datum datum);
 
 /* A new expanded state, in its own context under `parent`, from a flat state. */
-FitExpanded *fit_expand(MemoryContext parent, const bs_bloom *flat);
+FitExpanded *bs_fit_expand(MemoryContext parent, const bs_bloom *flat);
 
 /*
  * Sort the tail and merge it into the sorted part, or set the bits still in
  * flight: the content stays the same, and the fields are then exact.
  */
-void		fit_merge_tail(FitExpanded *state);
+void		bs_fit_merge_tail(FitExpanded *state);
 
 /* Add one hash pair (its item is counted by the caller). */
-void		fit_add_pair(FitExpanded *state, uint64 h1, uint64 h2);
+void		bs_fit_add_pair(FitExpanded *state, uint64 h1, uint64 h2);
 
 /* Add every hash or bit of a flat state (the combine step); items add up. */
-void		fit_add_state(FitExpanded *state, const bs_bloom *flat);
+void		bs_fit_add_state(FitExpanded *state, const bs_bloom *flat);
 
 /* A flat state of the hashes form with count hashes, its prefix and header from `like`. */
-bs_bloom   *fit_flat_alloc(MemoryContext context, const bs_bloom *like, uint64 count);
+bs_bloom   *bs_fit_flat_alloc(MemoryContext context, const bs_bloom *like, uint64 count);
 
 #endif							/* FIT_STATE_H */
