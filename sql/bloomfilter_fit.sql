@@ -124,7 +124,9 @@ SELECT (bloom_info(small)).bits AS small_bits, (bloom_info(large)).bits AS large
        (SELECT count(*) FROM generate_series(1, 5000) v WHERE NOT bloom_contains(small | large, v::bigint)) AS union_missing,
        (SELECT count(*) FROM generate_series(11, 20) v WHERE NOT bloom_contains(small & large, v::bigint)) AS intersection_missing,
        (small | large) = (large | small) AS union_commutes,
-       (bloom_info(small | large)).items_added AS union_items
+       (bloom_info(small | large)).items_added AS union_items,
+       (small | large)::text::bloomfilter = (small | large) AS union_text_round_trips,
+       (small & large)::bytea::bloomfilter = (small & large) AS intersection_bytes_round_trip
 FROM fit_pair;
 SELECT bloom_union_agg(f) = (SELECT small | large FROM fit_pair) AS union_agg_same
 FROM (SELECT small AS f FROM fit_pair UNION ALL SELECT large FROM fit_pair) s;

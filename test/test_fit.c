@@ -656,6 +656,26 @@ test_validator(void)
 		/* a partial state is refused where a filter is used */
 		CHECK(bs_bloom_check_shape(f, bs_bloom_total_bytes(128), &err) == BS_OK);
 		free(f);
+		/* a union that tiles 64 bits into 4,096 sets more bits than k times its items */
+		{
+			bs_bloom   *small = calloc(1, bs_bloom_total_bytes(64));
+			bs_bloom   *large = calloc(1, bs_bloom_total_bytes(4096));
+			bs_bloom   *u = calloc(1, bs_bloom_total_bytes(4096));
+			uint64_t   *pairs = pairs_of_range(77, 3);
+
+			bs_bloom_init_scheme(small, BS_SCHEME_FIT, 64, 7, 0);
+			bs_bloom_init_scheme(large, BS_SCHEME_FIT, 4096, 7, 0);
+			small->family = BS_FAMILY_INTEGER;
+			small->items = 3;
+			bs_fit_set_pairs(small->words, 64, 7, pairs, 3);
+			bs_bloom_combine_sizes(u, small, large, false);
+			CHECK(bs_bloom_count_set(u) > 7 * u->items);
+			CHECK(round_trip(u, true) == BS_OK && round_trip(u, false) == BS_OK);
+			free(small);
+			free(large);
+			free(u);
+			free(pairs);
+		}
 		state = new_state(3, 0.01, 1024);
 		CHECK(bs_bloom_check_shape(state, bs_bloom_total_bytes(state->bits), &err) == BS_ERR_PARAM);
 		CHECK(bs_bloom_check_state_shape(state, bs_bloom_total_bytes(state->bits), &err) == BS_OK);
