@@ -230,10 +230,13 @@ RESET ALL;
 
 -- Every aggregate declares the size of a typical state for the planner's
 -- hash-aggregation memory estimates, and it is the size of the real thing.
--- (bloom_agg and cms_agg have one overload per arity for anyelement and for
--- each of 17 column types.)
+-- (bloom_agg, bloom_fit_agg and cms_agg have one overload per arity for
+-- anyelement and for each of 17 column types; bloom_fit_agg's typical state
+-- is a list of 1,024 distinct hashes, 16 bytes each after 56 of header, rate
+-- and ceiling.)
 SELECT p.proname, a.aggtransspace,
-	bool_and(a.aggtransspace = CASE WHEN p.proname LIKE 'bloom%' THEN (bloom_info(bloom_create(100000))).bytes
+	bool_and(a.aggtransspace = CASE WHEN p.proname = 'bloom_fit_agg' THEN 40 + 8 * (2 + 2 * 1024)
+	                       WHEN p.proname LIKE 'bloom%' THEN (bloom_info(bloom_create(100000))).bytes
 	                       ELSE (cms_info(cms_create())).bytes END) AS matches_typical_state,
 	count(*) AS overloads
 FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid

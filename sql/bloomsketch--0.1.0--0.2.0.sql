@@ -196,3 +196,73 @@ COMMENT ON FUNCTION bloom_fpr(bloomfilter) IS
 	'false-positive rate of the filter as it is now, from its set bits (for the double-hashing and partition schemes times the factor of Kirsch and Mitzenmacher''s Theta(1/n) term at the estimated item count)';
 COMMENT ON FUNCTION bloom_expected_fpr(bigint, bigint, integer, text) IS
 	'expected false-positive rate of a filter of the probing scheme with bits, items and hashes, under that scheme''s model (with Kirsch and Mitzenmacher''s Theta(1/n) term for the double-hashing and partition schemes)';
+
+-- ---------------------------------------------------------------------------
+-- Self-sized filters: bloom_fit_agg (docs/fit.md)
+-- ---------------------------------------------------------------------------
+
+-- bloom_info reports whether a self-sized filter's values exceeded its
+-- ceiling (its current_fpr is then above the rate asked for).
+DROP FUNCTION bloom_info(bloomfilter);
+CREATE FUNCTION bloom_info(filter bloomfilter,
+	OUT bits bigint, OUT hashes integer, OUT seed bigint, OUT scheme text,
+	OUT family text, OUT bits_set bigint, OUT items_added bigint, OUT bytes bigint,
+	OUT format_version integer, OUT estimated_items float8, OUT current_fpr float8,
+	OUT over_ceiling boolean)
+	RETURNS record
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION bloom_info(bloomfilter) IS
+	'parameters, fill and estimates of a bloomfilter: bits (m), hashes (k), seed, scheme, family, bits_set, items_added, bytes, format_version, estimated_items, current_fpr, and over_ceiling (a self-sized filter whose values exceeded its max_bits; false for every other filter)';
+
+-- Strict: the executor makes the first partial state the state; the C
+-- function merges the other's hashes or bits into it.
+CREATE FUNCTION bloom_fit_agg_combine(state bloomfilter, other bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION bloom_fit_agg_combine(bloomfilter, bloomfilter) IS
+	'combine function of bloom_fit_agg: the union of two partial states';
+
+CREATE FUNCTION bloom_fit_agg_final(state bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_fit_agg_final(bloomfilter) IS
+	'final function of bloom_fit_agg: the group''s filter at the smallest power-of-two size that meets the rate';
+
+-- The anyelement forms and, as for bloom_agg, concrete-typed overloads with
+-- a combine function that Citus pushes down (the anyelement forms have
+-- none: see bloom_agg above).  SSPACE is a group of 1,024 distinct values
+-- kept as hashes (16 bytes each), a typical middle; a group costs 16 bytes
+-- per distinct value up to the ceiling's bit array (default 16 MB).
+DO $$
+DECLARE
+	value_type text;
+	args text;
+	arg_names text;
+	combine text;
+BEGIN
+	FOREACH value_type IN ARRAY ARRAY['anyelement', 'smallint', 'integer', 'bigint', 'numeric',
+		'real', 'double precision', 'text', 'varchar', 'bpchar', 'name', '"char"', 'bytea', 'uuid',
+		'date', 'timestamp', 'timestamptz', 'boolean']
+	LOOP
+		FOREACH args IN ARRAY ARRAY['', ', fpr float8', ', fpr float8, max_bits bigint']
+		LOOP
+			arg_names := regexp_replace(args, ' [a-z0-9_]+(,|$)', '\1', 'g');
+			combine := CASE WHEN value_type = 'anyelement' THEN ''
+				ELSE 'COMBINEFUNC = bloom_fit_agg_combine, ' END;
+			EXECUTE format('CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value %s%s) '
+				'RETURNS bloomfilter AS %L, %L LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5',
+				value_type, args, 'MODULE_PATHNAME', 'bloom_fit_agg_trans');
+			EXECUTE format('COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, %s%s) IS %L',
+				value_type, args, format('transition function of bloom_fit_agg(%s%s): adds the value''s hash to the state',
+					value_type, arg_names));
+			EXECUTE format('CREATE AGGREGATE bloom_fit_agg(value %s%s) (SFUNC = bloom_fit_agg_trans, '
+				'STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, %s'
+				'PARALLEL = SAFE)', value_type, args, combine);
+			EXECUTE format('COMMENT ON AGGREGATE bloom_fit_agg(%s%s) IS %L', value_type, args,
+				format('a bloomfilter of the non-NULL %s values sized for the distinct values received%s',
+					CASE WHEN value_type = 'anyelement' THEN '' ELSE value_type END,
+					CASE args WHEN '' THEN ' at a 1%% false-positive rate'
+						WHEN ', fpr float8' THEN ' at false-positive rate fpr'
+						ELSE ' at false-positive rate fpr, never larger than max_bits' END));
+		END LOOP;
+	END LOOP;
+END
+$$;

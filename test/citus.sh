@@ -5,7 +5,8 @@
 # binaries are in PG_BIN (bloomsketch must already be installed there),
 # starts three servers as the postgres user, and checks on distributed
 # tables, against local twins holding the same rows:
-#  * bloom_agg (every arity, every scheme) and cms_agg (every arity, weighted
+#  * bloom_agg (every arity, every scheme), bloom_fit_agg (every arity, states
+#    of both forms, a group over its ceiling) and cms_agg (every arity, weighted
 #    too) over columns of 17 types: the same bytes as over the local table,
 #    plain and with GROUP BY a column that is not the distribution column,
 #    with NULLs and with empty shards, and EXPLAIN shows them pushed down to
@@ -189,6 +190,7 @@ column_checks() { # GROUP COLUMN MODE
 	local grp=$1 c=$2 mode=$3 f tbl
 	for tbl in all few; do
 		for f in "bloom_agg($c, 5000)" "bloom_agg($c, 5000, 0.02)" "bloom_agg($c, 5000, 0.01, 'blocked')" \
+			"bloom_fit_agg($c)" "bloom_fit_agg($c, 0.001)" "bloom_fit_agg($c, 0.01, 65536)" \
 			"cms_agg($c)" "cms_agg($c, 0.01, 0.01)" "cms_agg($c, w)" "cms_agg($c, w, 0.01, 0.005)"; do
 			q "$grp" "$f over $tbl" "SELECT $f FROM T" "$mode" "$tbl"
 			q "$grp" "$f over $tbl, GROUP BY g" "SELECT g, $f FROM T GROUP BY g ORDER BY g" "$mode" "$tbl"
@@ -211,8 +213,10 @@ others=(int4_array jsonb interval int4range time inet)
 	done
 	q "GROUP BY the distribution column" "bloom_agg" "SELECT id, bloom_agg(c_text, 100) FROM T GROUP BY id ORDER BY id" workers
 	q "GROUP BY the distribution column" "cms_agg" "SELECT id, cms_agg(c_int4, w) FROM T GROUP BY id ORDER BY id" workers
+	# bloom_fit_agg: shards' states in the bits form (past 4,096 values at a
+	# ceiling of 2^20), and a group over its ceiling
 	for f in "bloom_agg(v, 1000000)" "bloom_agg(s, 1000000, 0.01, 'blocked')" "bloom_agg(v, 1000000, 0.01, 'partition')" \
-		"cms_agg(s)"; do
+		"bloom_fit_agg(v)" "bloom_fit_agg(v, 0.01, 1048576)" "bloom_fit_agg(s, 0.01, 65536)" "cms_agg(s)"; do
 		q "large states" "$f" "SELECT $f FROM T" partial big
 		q "large states" "$f GROUP BY g" "SELECT g, $f FROM T GROUP BY g ORDER BY g" partial big
 	done

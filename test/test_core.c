@@ -1257,7 +1257,8 @@ test_serialized(void)
 			{"version 4", 0, 1, 4, BS_ERR_FORMAT},
 			{"version 255", 0, 1, 255, BS_ERR_FORMAT},
 			{"scheme 0", 1, 1, 0, BS_ERR_FORMAT},
-			{"scheme 7", 1, 1, 7, BS_ERR_FORMAT},
+			{"scheme 9", 1, 1, 9, BS_ERR_FORMAT},
+			{"fit scheme on a prime m", 1, 1, 7, BS_ERR_PARAM},
 			{"partition scheme on a prime m", 1, 1, 4, BS_ERR_PARAM},
 			{"blocked scheme on a prime m", 1, 1, 6, BS_ERR_PARAM},
 			{"family 12", 2, 1, 12, BS_ERR_FORMAT},
@@ -1679,7 +1680,9 @@ test_text(void)
 		CHECK(strcmp(bs_scheme_name(1), "double") == 0);
 		CHECK(strcmp(bs_scheme_name(2), "double_square") == 0);
 		CHECK(strcmp(bs_scheme_name(6), "blocked") == 0);
-		CHECK(strcmp(bs_scheme_name(7), "unknown") == 0);
+		CHECK(strcmp(bs_scheme_name(7), "fit") == 0);
+		CHECK(strcmp(bs_scheme_name(8), "fit_partial") == 0);
+		CHECK(strcmp(bs_scheme_name(9), "unknown") == 0);
 	}
 
 	/* extremes of seed and m, and all three base64 tails (8w mod 3 = 0, 2, 1) */

@@ -96,6 +96,8 @@ bs_probe_init_scheme(bs_probe *probe, bs_scheme scheme, uint64_t bits,
 			probe->step_range = 0;
 			break;
 		case BS_SCHEME_INDEPENDENT:
+		case BS_SCHEME_FIT:		/* no mapping: positions are masked (bs_fit.h) */
+		case BS_SCHEME_FIT_PARTIAL:	/* never probed */
 			probe->first_range = bits;
 			probe->step_range = 0;
 			break;
@@ -353,16 +355,16 @@ bs_scheme_name(uint8_t scheme)
 {
 	static const char *const names[] = {
 		"unknown", "double", "double_square", "double_cube", "partition",
-		"independent", "blocked"
+		"independent", "blocked", "fit", "fit_partial"
 	};
 
-	return scheme <= BS_SCHEME_LAST ? names[scheme] : "unknown";
+	return scheme <= BS_SCHEME_CODE_LAST ? names[scheme] : "unknown";
 }
 
 bool
 bs_scheme_parse(const char *name, uint8_t *scheme)
 {
-	for (uint8_t code = 1; code <= BS_SCHEME_LAST; code++)
+	for (uint8_t code = 1; code <= BS_SCHEME_CODE_LAST; code++)
 	{
 		if (strcmp(name, bs_scheme_name(code)) == 0)
 		{

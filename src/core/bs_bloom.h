@@ -66,9 +66,14 @@ typedef enum bs_scheme
 	BS_SCHEME_DOUBLE_CUBE = 3,	/* a + i b + i^3 mod m, m prime */
 	BS_SCHEME_PARTITION = 4,	/* k subarrays of prime m' = m / k bits */
 	BS_SCHEME_INDEPENDENT = 5,	/* k independently seeded hashes */
-	BS_SCHEME_BLOCKED = 6		/* all k bits in one 512-bit block */
+	BS_SCHEME_BLOCKED = 6,		/* all k bits in one 512-bit block */
+	BS_SCHEME_FIT = 7,			/* self-sized: a + i b + (i^3 - i)/6 mod 2^j (bs_fit.h) */
+	BS_SCHEME_FIT_PARTIAL = 8	/* bloom_fit_agg's partial state (bs_fit_state.h) */
 } bs_scheme;
+/* The last scheme that capacity sizing (bloom_create, bloom_agg) offers. */
 #define BS_SCHEME_LAST BS_SCHEME_BLOCKED
+/* The last scheme code a stored value may carry. */
+#define BS_SCHEME_CODE_LAST BS_SCHEME_FIT_PARTIAL
 
 /* A blocked filter's block: one 64-byte cache line. */
 #define BS_BLOCK_BITS 512
@@ -215,6 +220,21 @@ void		bs_bloom_positions(const bs_probe *probe, const void *data,
  */
 bs_status	bs_bloom_check_compatible(const bs_bloom *a, const bs_bloom *b,
 									  bs_error *err);
+
+/*
+ * The same check, but fit filters of different sizes pass: they combine
+ * through bs_bloom_combine_sizes.
+ */
+bs_status	bs_bloom_check_combinable(const bs_bloom *a, const bs_bloom *b,
+									  bs_error *err);
+
+/*
+ * result (zeroed, of the larger m) = a | b, or a & b, for fit filters that
+ * passed bs_bloom_check_combinable: the smaller one tiled up to the larger
+ * size (bs_fit.h), so that no member of either is lost.
+ */
+void		bs_bloom_combine_sizes(bs_bloom *result, const bs_bloom *a, const bs_bloom *b,
+								   bool intersect);
 
 /* a |= b, word at a time; a takes b's family if it had none. */
 void		bs_bloom_union_into(bs_bloom *a, const bs_bloom *b);

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "bs_codec_util.h"
+#include "bs_fit.h"
+#include "bs_fit_state.h"
 #include "bs_scheme.h"
 
 #define TEXT_MAGIC "bloom"
@@ -24,12 +26,13 @@ bs_bloom_check_params(const bs_bloom_params *p, bs_error *err)
 	if ((status = bs_check_version(TYPE_NAME, p->version, BS_BLOOM_OLDEST_VERSION,
 								   BS_BLOOM_FORMAT_VERSION, err)) != BS_OK)
 		return status;
-	if (p->scheme < 1 || p->scheme > BS_SCHEME_LAST)
+	if (p->scheme < 1 || p->scheme > BS_SCHEME_CODE_LAST)
 		return bs_fail(err, BS_ERR_FORMAT, "unknown bloomfilter probing scheme",
 					   "The value has scheme code %u.", p->scheme);
 	if ((status = bs_check_family_code(TYPE_NAME, p->family, err)) != BS_OK)
 		return status;
-	if (p->reserved8 != 0 || p->reserved16 != 0)
+	/* a fit filter's flags and a partial state's form live in reserved8 */
+	if ((p->reserved8 != 0 && p->scheme < BS_SCHEME_FIT) || p->reserved16 != 0)
 		return bs_fail(err, BS_ERR_FORMAT, "reserved bloomfilter header field is not zero",
 					   "Reserved fields hold %u and %u; both must be 0.",
 					   p->reserved8, p->reserved16);
@@ -43,6 +46,11 @@ bs_bloom_check_params(const bs_bloom_params *p, bs_error *err)
 		return bs_fail(err, BS_ERR_TOO_LARGE, "bloomfilter is too large",
 					   "The value has %" PRIu64 " bits; the largest filter has %" PRIu64 " bits.",
 					   p->bits, BS_BLOOM_MAX_BITS);
+	if (p->scheme == BS_SCHEME_FIT && (status = bs_fit_check_params(p, err)) != BS_OK)
+		return status;
+	if (p->scheme == BS_SCHEME_FIT_PARTIAL &&
+		(status = bs_fit_state_check_params(p, err)) != BS_OK)
+		return status;
 	return bs_scheme_check_shape(p->scheme, p->bits, p->hashes, err);
 }
 
@@ -54,10 +62,18 @@ bs_bloom_check_words(const bs_bloom *filter, bs_error *err)
 	uint64_t	set;
 	unsigned __int128 most = (unsigned __int128) filter->hashes * filter->items;
 
+	if (filter->scheme == BS_SCHEME_FIT_PARTIAL)
+		return bs_fit_state_check_words(filter, err);
 	if (used != 0 && (filter->words[count - 1] >> used) != 0)
 		return bs_fail(err, BS_ERR_FORMAT, "bloomfilter padding bits are not zero",
 					   "Bits at positions %" PRIu64 " and above must be 0 in a filter of %" PRIu64 " bits.",
 					   filter->bits, filter->bits);
+	/*
+	 * A fit union tiles its smaller operand, whose bits then count once per
+	 * copy: no bound on the bits of a fit filter follows from its items.
+	 */
+	if (filter->scheme == BS_SCHEME_FIT)
+		return BS_OK;
 	set = bs_bloom_count_set(filter);
 	if (set > most)
 		return bs_fail(err, BS_ERR_FORMAT, "bloomfilter has more bits set than its items can set",
@@ -69,6 +85,19 @@ bs_bloom_check_words(const bs_bloom *filter, bs_error *err)
 
 bs_status
 bs_bloom_check_shape(const bs_bloom *filter, uint64_t total_bytes, bs_error *err)
+{
+	if (filter->scheme == BS_SCHEME_FIT_PARTIAL &&
+		bs_bloom_check_state_shape(filter, total_bytes, err) == BS_OK)
+	{
+		bs_fail(err, BS_ERR_PARAM, "bloomfilter is an unfinished bloom_fit_agg state",
+				"It holds the hashes or bits of a group that bloom_fit_agg has not sized yet, which no function but the aggregate reads.");
+		return bs_hint(err, BS_ERR_PARAM, "Use the result of bloom_fit_agg, not its partial state.");
+	}
+	return bs_bloom_check_state_shape(filter, total_bytes, err);
+}
+
+bs_status
+bs_bloom_check_state_shape(const bs_bloom *filter, uint64_t total_bytes, bs_error *err)
 {
 	if (filter->version < BS_BLOOM_OLDEST_VERSION ||
 		filter->version > BS_BLOOM_FORMAT_VERSION ||
@@ -85,6 +114,21 @@ bs_bloom_check_shape(const bs_bloom *filter, uint64_t total_bytes, bs_error *err
 
 /* ---- text form ---- */
 
+/*
+ * The text form has no reserved fields, so a fit filter whose values
+ * exceeded its ceiling (reserved8 = BS_FIT_OVER_CEILING) is written with
+ * this scheme name: one spelling per value, and the flag survives text.
+ */
+#define FIT_OVER_CEILING_TOKEN "fit_over_ceiling"
+
+static const char *
+scheme_token(const bs_bloom_params *p)
+{
+	if (p->scheme == BS_SCHEME_FIT && p->reserved8 == BS_FIT_OVER_CEILING)
+		return FIT_OVER_CEILING_TOKEN;
+	return bs_scheme_name(p->scheme);
+}
+
 /* Render the prefix (through the final ':'); returns its length. */
 static size_t
 format_prefix(const void *params, char *out, size_t size)
@@ -95,7 +139,7 @@ format_prefix(const void *params, char *out, size_t size)
 
 	bs_family_token(p->family, p->type_tag, family, sizeof(family));
 	n = snprintf(out, size, "%s:v%u:%s:%s:k=%u:m=%" PRIu64 ":seed=%" PRId64 ":items=%" PRIu64 ":",
-				 TEXT_MAGIC, p->version, bs_scheme_name(p->scheme), family,
+				 TEXT_MAGIC, p->version, scheme_token(p), family,
 				 p->hashes, p->bits, (int64_t) p->seed, p->items);
 	return n < 0 ? 0 : (size_t) n;
 }
@@ -106,16 +150,23 @@ syntax_error(bs_error *err, const char *detail)
 	return bs_text_syntax_error(TYPE_NAME, detail, err);
 }
 
-/* A scheme name of the text form (not NUL-terminated) to its code. */
+/* A scheme name of the text form (not NUL-terminated) to its code and flags. */
 static bool
-parse_scheme(const char *token, size_t length, uint8_t *scheme)
+parse_scheme(const char *token, size_t length, uint8_t *scheme, uint8_t *flags)
 {
-	char		name[16];
+	char		name[32];
 
 	if (length == 0 || length >= sizeof(name) || memchr(token, '\0', length) != NULL)
 		return false;
 	memcpy(name, token, length);
 	name[length] = '\0';
+	*flags = 0;
+	if (strcmp(name, FIT_OVER_CEILING_TOKEN) == 0)
+	{
+		*scheme = BS_SCHEME_FIT;
+		*flags = BS_FIT_OVER_CEILING;
+		return true;
+	}
 	return bs_scheme_parse(name, scheme);
 }
 
@@ -127,8 +178,8 @@ parse_fields(const bs_text_header *h, void *params, bs_error *err)
 	uint64_t	value;
 
 	p->version = h->version;
-	if (!parse_scheme(h->field[2], h->length[2], &p->scheme))
-		return syntax_error(err, "The probing scheme must be double, double_square, double_cube, partition, independent or blocked.");
+	if (!parse_scheme(h->field[2], h->length[2], &p->scheme, &p->reserved8))
+		return syntax_error(err, "The probing scheme must be double, double_square, double_cube, partition, independent, blocked, fit, fit_over_ceiling or fit_partial.");
 	if (!bs_parse_family_token(h->field[3], h->length[3], &p->family, &p->type_tag))
 		return syntax_error(err, "The value family is not one bloomsketch knows.");
 	if (!bs_parse_field(h->field[4], h->length[4], "k", false, &value) || value > UINT16_MAX)

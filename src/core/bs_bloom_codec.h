@@ -24,6 +24,13 @@ bs_status	bs_bloom_check_words(const bs_bloom *filter, bs_error *err);
 bs_status	bs_bloom_check_shape(const bs_bloom *filter, uint64_t total_bytes,
 								 bs_error *err);
 
+/*
+ * The same check, which also passes a partial state of bloom_fit_agg (which
+ * bs_bloom_check_shape refuses with BS_ERR_PARAM: only the aggregate reads it).
+ */
+bs_status	bs_bloom_check_state_shape(const bs_bloom *filter, uint64_t total_bytes,
+									   bs_error *err);
+
 /* Serialized form: 36-byte little-endian header, then the bits. */
 static inline uint64_t
 bs_bloom_serial_bytes(uint64_t bits)

@@ -25,6 +25,7 @@
 
 #include "bs_analysis.h"
 #include "bs_bloom.h"
+#include "bs_word_window.h"
 
 /* A few milliseconds of word operations (1.5 ns each, unvectorized). */
 #define FILTER_MAX_WORK 3e6
@@ -59,23 +60,6 @@ copy_regions(const bs_bloom *filter, probed_regions *r)
 	}
 }
 
-/* acc &= the words of a copy from bit offset on (the copy's spare word covers the last). */
-static void
-and_window(uint64_t *restrict acc, uint64_t words, const uint64_t *restrict copy, uint64_t offset)
-{
-	const uint64_t *source = copy + offset / 64;
-	unsigned	shift = offset % 64;
-
-	if (shift == 0)
-	{
-		for (uint64_t w = 0; w < words; w++)
-			acc[w] &= source[w];
-		return;
-	}
-	for (uint64_t w = 0; w < words; w++)
-		acc[w] &= (source[w] >> shift) | (source[w + 1] << (64 - shift));
-}
-
 static uint64_t
 probe_offset(uint8_t scheme, uint64_t i, uint64_t b, uint64_t m)
 {
@@ -101,7 +85,7 @@ all_set_for_step(const bs_bloom *filter, const probed_regions *r, uint64_t b, ui
 	{
 		const uint64_t *copy = r->twice + (r->regions == 1 ? 0 : i) * stride;
 
-		and_window(acc, r->words, copy, probe_offset(filter->scheme, i, b, r->size));
+		bs_and_window(acc, r->words, copy, probe_offset(filter->scheme, i, b, r->size));
 	}
 	if (r->size % 64 != 0)
 		acc[r->words - 1] &= (UINT64_C(1) << (r->size % 64)) - 1;

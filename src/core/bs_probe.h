@@ -87,6 +87,7 @@ bs_map_uniform(uint64_t x, uint64_t n, uint64_t reject_below, uint64_t *out)
  *     (KM section 3: k subarrays of prime size m');
  *   blocked: a uniform on [0, blocks), b = h2 itself, whose 9-bit chunks
  *     pick the k bits inside block a;
+ *   fit: a = h1 and b = h2 unmapped, masked to m = 2^j per position (bs_fit.h);
  *   independent: k separate hashes, so there is nothing to locate up front
  *     (bs_probe_locatable is false; use bs_bloom_add / bs_bloom_test).
  */
@@ -101,6 +102,13 @@ bs_probe_locate(const bs_probe *probe, const void *data, size_t length,
 		XXH128_hash_t h = bs_hash128(data, length, seed);
 		uint64_t	offset;
 
+		if (probe->scheme == BS_SCHEME_FIT)
+		{
+			/* the halves themselves: m is a power of two (bs_fit.h) */
+			*first = h.low64;
+			*step = h.high64;
+			return;
+		}
 		if (probe->scheme == BS_SCHEME_BLOCKED)
 		{
 			if (bs_map_uniform(h.low64, probe->first_range, probe->reject_below_first, first))
@@ -119,11 +127,11 @@ bs_probe_locate(const bs_probe *probe, const void *data, size_t length,
 	}
 }
 
-/* False for the independent scheme, whose k positions need k hashes. */
+/* False for the independent scheme, whose k positions need k hashes (and for partial states). */
 static inline bool
 bs_probe_locatable(const bs_probe *probe)
 {
-	return probe->scheme != BS_SCHEME_INDEPENDENT;
+	return probe->scheme != BS_SCHEME_INDEPENDENT && probe->scheme != BS_SCHEME_FIT_PARTIAL;
 }
 
 /*

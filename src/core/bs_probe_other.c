@@ -7,6 +7,8 @@
  */
 #include "bs_probe.h"
 
+#include "bs_fit.h"
+
 /* Seed offsets of the independent scheme's i-th hash and of its retries. */
 #define INDEPENDENT_SEED_STEP UINT64_C(0xD1B54A32D192ED03)
 
@@ -86,6 +88,11 @@ bs_probe_positions_other(const bs_probe *probe, uint64_t first, uint64_t step,
 {
 	position_walk walk = {probe, first, step, 0};
 
+	if (probe->scheme == BS_SCHEME_FIT)
+	{
+		bs_fit_positions(probe->bits, probe->hashes, first, step, positions);
+		return;
+	}
 	for (uint32_t i = 0; i < probe->hashes; i++)
 	{
 		positions[i] = walk_position(&walk);
@@ -99,6 +106,11 @@ bs_probe_set_other(bs_bloom *filter, const bs_probe *probe, uint64_t first,
 {
 	position_walk walk = {probe, first, step, 0};
 
+	if (probe->scheme == BS_SCHEME_FIT)
+	{
+		bs_fit_set(filter->words, probe->bits, probe->hashes, first, step);
+		return;
+	}
 	for (uint32_t i = 0; i < probe->hashes; i++)
 	{
 		uint64_t	position = walk_position(&walk);
@@ -114,6 +126,8 @@ bs_probe_test_other(const bs_bloom *filter, const bs_probe *probe, uint64_t firs
 {
 	position_walk walk = {probe, first, step, 0};
 
+	if (probe->scheme == BS_SCHEME_FIT)
+		return bs_fit_test(filter->words, probe->bits, probe->hashes, first, step);
 	for (uint32_t i = 0; i < probe->hashes; i++)
 	{
 		uint64_t	position = walk_position(&walk);

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "bs_fit.h"
 #include "bs_km_model.h"
 #include "bs_primes.h"
 
@@ -19,9 +20,13 @@ bs_scheme_shape_ok(uint8_t scheme, uint64_t bits, uint32_t hashes)
 bool
 bs_scheme_shape_safe(uint8_t scheme, uint64_t bits, uint32_t hashes)
 {
-	if (scheme < 1 || scheme > BS_SCHEME_LAST || hashes < 1 ||
+	if (scheme < 1 || scheme > BS_SCHEME_CODE_LAST || hashes < 1 ||
 		hashes > BS_BLOOM_MAX_HASHES || hashes > bits || bits < BS_BLOOM_MIN_BITS)
 		return false;
+	if (scheme == BS_SCHEME_FIT)
+		return bs_fit_power_of_two(bits) && bits >= BS_FIT_MIN_BITS && bits <= BS_FIT_MAX_BITS;
+	if (scheme == BS_SCHEME_FIT_PARTIAL)
+		return bits % 64 == 0;
 	if (scheme == BS_SCHEME_PARTITION)
 		return bits % hashes == 0 && bits / hashes >= 2;
 	if (scheme == BS_SCHEME_BLOCKED)
@@ -40,7 +45,7 @@ hashes_out_of_range(uint64_t bits, uint32_t hashes, bs_error *err)
 bs_status
 bs_scheme_check_shape(uint8_t scheme, uint64_t bits, uint32_t hashes, bs_error *err)
 {
-	if (scheme < 1 || scheme > BS_SCHEME_LAST)
+	if (scheme < 1 || scheme > BS_SCHEME_CODE_LAST)
 		return bs_fail(err, BS_ERR_PARAM, "unknown bloomfilter probing scheme",
 					   "The scheme code is %u.", scheme);
 	if (hashes < 1 || hashes > BS_BLOOM_MAX_HASHES)
@@ -63,6 +68,14 @@ bs_scheme_check_shape(uint8_t scheme, uint64_t bits, uint32_t hashes, bs_error *
 							   "The value has k = %u; the blocked scheme sets at most %d bits per value.",
 							   hashes, BS_BLOCKED_MAX_HASHES);
 			break;
+		case BS_SCHEME_FIT:
+			if (!bs_fit_power_of_two(bits) || bits < BS_FIT_MIN_BITS || bits > BS_FIT_MAX_BITS)
+				return bs_fail(err, BS_ERR_PARAM, "self-sized bloomfilter size must be a power of two",
+							   "The value has m = %" PRIu64 " bits; the fit scheme needs a power of two from %" PRIu64 " to %" PRIu64 ".",
+							   bits, BS_FIT_MIN_BITS, BS_FIT_MAX_BITS);
+			break;
+		case BS_SCHEME_FIT_PARTIAL:
+			return BS_OK;		/* its length rules: bs_fit_state_check_params */
 		case BS_SCHEME_INDEPENDENT:
 			if (bits < BS_BLOOM_MIN_BITS)
 				return bs_fail(err, BS_ERR_PARAM, "bloomfilter is too small",
@@ -233,6 +246,8 @@ bs_bloom_current_fpr(const bs_bloom *filter)
 	double		items;
 	double		exact;
 
+	if (filter->scheme == BS_SCHEME_FIT)
+		return bs_fit_filter_rate(filter);	/* its own count, or fill and term */
 	if (!bs_km_models(filter->scheme) || rate >= 1 || rate <= 0)
 		return rate;
 	exact = bs_km_filter_fpr(filter);

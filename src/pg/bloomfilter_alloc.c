@@ -82,6 +82,12 @@ bs_scheme_or_error(text *name)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown bloomfilter probing scheme \"%s\"", given),
 				 errhint("The schemes are double (the default), double_square, double_cube, partition, independent and blocked.")));
+	if (scheme > BS_SCHEME_LAST)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloomfilter scheme \"%s\" is chosen by bloom_fit_agg, not by capacity", given),
+				 errdetail("Filters of the fit scheme size themselves from the values they receive."),
+				 errhint("Use bloom_fit_agg(value, fpr), or one of the schemes double, double_square, double_cube, partition, independent and blocked.")));
 	pfree(given);
 	return scheme;
 }

@@ -3,6 +3,8 @@
  */
 #include "bloomsketch.h"
 
+#include "../core/bs_fit.h"
+
 #include "access/htup_details.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
@@ -44,8 +46,8 @@ bloom_info(PG_FUNCTION_ARGS)
 {
 	bs_bloom   *filter = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 	TupleDesc	desc;
-	Datum		values[11];
-	bool		nulls[11] = {false};
+	Datum		values[12];
+	bool		nulls[12] = {false};
 	uint64		set;
 	char		family[32];
 	bs_error	err;
@@ -70,5 +72,8 @@ bloom_info(PG_FUNCTION_ARGS)
 	values[8] = Int32GetDatum(filter->version);
 	values[9] = Float8GetDatum(bs_bloom_estimated_items(filter));
 	values[10] = Float8GetDatum(bs_bloom_current_fpr(filter));
+	/* over_ceiling: 0.1.0's declaration lacks it, and heap_form_tuple reads only its columns */
+	values[11] = BoolGetDatum(filter->scheme == BS_SCHEME_FIT &&
+							  (filter->reserved8 & BS_FIT_OVER_CEILING) != 0);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }

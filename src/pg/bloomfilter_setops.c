@@ -7,13 +7,28 @@
 
 typedef void (*MergeInto) (bs_bloom *into, const bs_bloom *other);
 
+/* Error unless the filters combine (self-sized ones of different sizes do). */
 static void
-check_compatible_or_error(const bs_bloom *a, const bs_bloom *b)
+check_combinable_or_error(const bs_bloom *a, const bs_bloom *b)
 {
 	bs_error	err;
 
-	if (bs_bloom_check_compatible(a, b, &err) != BS_OK)
+	if (bs_bloom_check_combinable(a, b, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_BINARY);
+}
+
+/*
+ * Self-sized filters of different sizes: a new value of the larger size,
+ * the smaller one tiled up to it (bs_bloom_combine_sizes).
+ */
+static bs_bloom *
+combine_sizes(const bs_bloom *a, const bs_bloom *b, MergeInto merge)
+{
+	bs_bloom   *result = bs_bloom_alloc(CurrentMemoryContext, BS_SCHEME_FIT,
+										Max(a->bits, b->bits), a->hashes, a->seed);
+
+	bs_bloom_combine_sizes(result, a, b, merge == bs_bloom_intersect_into);
+	return result;
 }
 
 /* A merge of two filters into a fresh copy of the first. */
@@ -23,19 +38,27 @@ merge_copy(FunctionCallInfo fcinfo, MergeInto merge)
 	bs_bloom   *result = ((bs_bloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
 	bs_bloom   *other = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
 
-	check_compatible_or_error(result, other);
+	check_combinable_or_error(result, other);
+	if (result->bits != other->bits)
+		PG_RETURN_POINTER(combine_sizes(result, other, merge));
 	merge(result, other);
 	PG_RETURN_POINTER(result);
 }
 
-/* An aggregate step: merge the input into the state in place (sketch_agg.c). */
+/*
+ * An aggregate step: merge the input into the state in place (sketch_agg.c),
+ * or, for a larger self-sized input, return a new state of its size, which
+ * PostgreSQL keeps in place of the old one.
+ */
 static Datum
 merge_in_place(FunctionCallInfo fcinfo, MergeInto merge)
 {
 	bs_bloom   *other = (bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
 	bs_bloom   *state = (bs_bloom *) bs_merge_state_arg(fcinfo);
 
-	check_compatible_or_error(state, other);
+	check_combinable_or_error(state, other);
+	if (state->bits != other->bits)
+		PG_RETURN_POINTER(combine_sizes(state, other, merge));
 	merge(state, other);
 	PG_RETURN_POINTER(state);
 }

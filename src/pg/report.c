@@ -41,6 +41,8 @@ bs_report(const bs_error *err, BsSource source)
 void
 bs_report_corrupt(const bs_error *err)
 {
+	if (err->status != BS_ERR_FORMAT)
+		bs_report(err, BS_SOURCE_BINARY);	/* a valid value used where it cannot be */
 	ereport(ERROR,
 			(errcode(ERRCODE_DATA_CORRUPTED),
 			 errmsg("%s", err->message),

@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bs_bloom_codec.h"
+#include "bs_fit_state.h"
 #include "bs_scheme.h"
 
 static int
@@ -130,12 +132,62 @@ bloom_probe_key(const bs_bloom *filter, const bs_probe *probe, uint64_t set,
 	free(copy);
 }
 
+/*
+ * A bloom_fit_agg partial state: refused where a filter is used; the filter
+ * its final function makes holds every hash of its list (or every bit of its
+ * array, folded), and meets the rate unless that was impossible.
+ */
+static void
+fit_state_exercise(const bs_bloom *state)
+{
+	double		fpr = bs_fit_state_fpr(state);
+	uint64_t	ceiling = bs_fit_state_ceiling(state);
+	uint32_t	k = state->hashes;
+	const uint64_t *payload = state->words + BS_FIT_PREFIX_WORDS;
+	uint64_t   *words;
+	uint64_t	bits;
+	bool		met;
+	bs_error	err;
+
+	FUZZ_CHECK(bs_bloom_check_shape(state, bs_bloom_total_bytes(state->bits), &err) == BS_ERR_PARAM);
+	if (bs_fit_state_form(state) == BS_FIT_FORM_BITS)
+	{
+		words = malloc(ceiling / 8);
+		memcpy(words, payload, ceiling / 8);
+		bits = bs_fit_fold_to_rate(words, ceiling, k, fpr, &met);
+		for (uint64_t p = 0; p < ceiling; p++)
+			if ((payload[p / 64] >> (p % 64)) & 1)
+				FUZZ_CHECK((words[(p & (bits - 1)) / 64] >> (p % 64)) & 1);
+	}
+	else
+	{
+		uint64_t	count = bs_fit_state_count(state);
+
+		bits = bs_fit_start_bits(count, k, fpr, ceiling);
+		words = calloc(bits / 64, sizeof(uint64_t));
+		bs_fit_set_pairs(words, bits, k, payload, count);
+		bits = bs_fit_fold_to_rate(words, bits, k, fpr, &met);
+		for (uint64_t i = 0; i < count; i++)
+			FUZZ_CHECK(bs_fit_test(words, bits, k, payload[2 * i], payload[2 * i + 1]));
+	}
+	FUZZ_CHECK(bs_fit_power_of_two(bits) && bits >= BS_FIT_MIN_BITS);
+	FUZZ_CHECK(!met || bs_fit_rate(words, bits, k) <= fpr);
+	free(words);
+}
+
 void
 fuzz_bloom_exercise(const bs_bloom *filter, const uint8_t *key, size_t key_length)
 {
 	static const uint8_t int42[8] = {42};
 	bs_probe	probe;
-	uint64_t	set = bs_bloom_count_set(filter);
+	uint64_t	set;
+
+	if (filter->scheme == BS_SCHEME_FIT_PARTIAL)
+	{
+		fit_state_exercise(filter);
+		return;
+	}
+	set = bs_bloom_count_set(filter);
 
 	FUZZ_CHECK(set <= filter->bits);
 	FUZZ_CHECK((unsigned __int128) set <=

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 
 #include "bs_bloom_codec.h"
+#include "bs_fit_state.h"
+#include "bs_probe.h"
 #include "bs_cms_codec.h"
 #include "bs_codec_util.h"
 
@@ -91,6 +93,7 @@ bloom_schemes(void)
 		{BS_SCHEME_PARTITION, 244, 4, "partition_m244_k4"},
 		{BS_SCHEME_INDEPENDENT, 100, 3, "independent_m100_k3"},
 		{BS_SCHEME_BLOCKED, 1024, 8, "blocked_m1024_k8"},
+		{BS_SCHEME_FIT, 256, 7, "fit_m256_k7"},
 	};
 
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
@@ -106,6 +109,47 @@ bloom_schemes(void)
 		bloom_pair(name, a, b);
 		free(a);
 		free(b);
+	}
+}
+
+/*
+ * bloom_fit_agg partial states of both forms (bs_fit_state.h): 9 hashes
+ * under a ceiling of 4,096 bits, and 20 values at a ceiling of 1,024 bits
+ * (past its 4 hashes, so bits), at rate 0.01.
+ */
+static void
+bloom_fit_states(void)
+{
+	for (int form = 0; form <= 1; form++)
+	{
+		uint64_t	ceiling = form ? 1024 : 4096;
+		uint64_t	count = form ? 20 : 9;
+		uint64_t	bits = form ? bs_fit_bits_state_bits(ceiling) : bs_fit_hashes_state_bits(count);
+		bs_bloom   *state = calloc(1, bs_bloom_total_bytes(bits));
+		uint64_t   *payload = state->words + BS_FIT_PREFIX_WORDS;
+
+		bs_fit_state_init(state, bits, 0.01, ceiling, 0);
+		state->family = BS_FAMILY_INTEGER;
+		state->items = count;
+		for (uint64_t i = 0; i < count; i++)
+		{
+			uint8_t		key[8];
+			XXH128_hash_t h;
+
+			bs_store_le64(key, i);
+			h = bs_hash128(key, sizeof(key), 0);
+			if (form)
+				bs_fit_set(payload, ceiling, state->hashes, h.low64, h.high64);
+			else
+			{
+				payload[2 * i] = h.low64;
+				payload[2 * i + 1] = h.high64;
+			}
+		}
+		if (!form)
+			bs_fit_sort_unique(payload, count);
+		bloom_write(form ? "fit_partial_bits" : "fit_partial_hashes", state);
+		free(state);
 	}
 }
 
@@ -258,6 +302,7 @@ bloom_corpus(void)
 	bloom_pair("bloom_equal", text, text);
 	bloom_pair("bloom_mismatch_m", small, text);
 	bloom_schemes();
+	bloom_fit_states();
 	{
 		/* fuzz_setops' second mode: the payload of a value sharing a's header */
 		static const uint8_t bits[16] = {0x11, 0, 0x40, 0, 0, 0x02, 0, 0, 0x05};

@@ -1,0 +1,30 @@
+/*
+ * bs_word_window.h — the AND of a bit array with a window of another that
+ * starts at any bit offset: the step of the exact rate counts
+ * (bs_km_filter_rate.c, bs_fit_rate.c), which AND a filter with its own
+ * rotations laid out twice in a row.
+ */
+#ifndef BS_WORD_WINDOW_H
+#define BS_WORD_WINDOW_H
+
+#include <stdint.h>
+
+/* acc &= the words of a copy from bit offset on (the copy's spare word covers the last). */
+static inline void
+bs_and_window(uint64_t *restrict acc, uint64_t words, const uint64_t *restrict copy,
+			  uint64_t offset)
+{
+	const uint64_t *source = copy + offset / 64;
+	unsigned	shift = offset % 64;
+
+	if (shift == 0)
+	{
+		for (uint64_t w = 0; w < words; w++)
+			acc[w] &= source[w];
+		return;
+	}
+	for (uint64_t w = 0; w < words; w++)
+		acc[w] &= (source[w] >> shift) | (source[w + 1] << (64 - shift));
+}
+
+#endif							/* BS_WORD_WINDOW_H */
