@@ -30,7 +30,7 @@ OBJS = $(CORE_OBJS) $(PG_OBJS)
 REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
 	bloomfilter_membership bloomfilter_aggregate bloomfilter_malformed \
 	bloomfilter_setops bloomfilter_estimates bloomfilter_analysis \
-	bloomfilter_format bloomfilter_distributed bloomfilter_schemes value_canonical cmsketch_basics cmsketch_accuracy cmsketch_format topksketch_basics \
+	bloomfilter_format bloomfilter_distributed bloomfilter_schemes value_canonical cmsketch_basics cmsketch_accuracy cmsketch_format topksketch_basics topksketch_accuracy \
 	format_vectors hardening_limits extension_upgrade
 
 # The tests hash non-ASCII text: run them in a UTF-8 database whatever the server default.
