@@ -230,10 +230,13 @@ RESET ALL;
 
 -- Every aggregate declares the size of a typical state for the planner's
 -- hash-aggregation memory estimates, and it is the size of the real thing.
--- (bloom_agg and cms_agg have one overload per arity for anyelement and for
--- each of 17 column types.)
+-- (bloom_agg, cms_agg and topk_agg have one overload per arity for anyelement
+-- and for each of 17 column types.)  A topk_agg(value, 100) state, once full,
+-- is a table of 200 slots of 72 bytes, an index of 512 slot numbers and 200
+-- words of scratch, with the state's header: 18 kB (src/core/bs_topk_table.h).
 SELECT p.proname, a.aggtransspace,
 	bool_and(a.aggtransspace = CASE WHEN p.proname LIKE 'bloom%' THEN (bloom_info(bloom_create(100000))).bytes
+	                       WHEN p.proname LIKE 'topk%' THEN 18432
 	                       ELSE (cms_info(cms_create())).bytes END) AS matches_typical_state,
 	count(*) AS overloads
 FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid

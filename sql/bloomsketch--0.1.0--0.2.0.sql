@@ -308,12 +308,12 @@ COMMENT ON FUNCTION topk_agg_final(topksketch) IS
 -- function (Citus would push them down to fail on its workers), and
 -- concrete-typed overloads, which Citus pushes down, have one.
 CREATE AGGREGATE topk_agg(value anyelement, k integer) (
-	SFUNC = topk_agg_trans, STYPE = topksketch, SSPACE = 16384,
+	SFUNC = topk_agg_trans, STYPE = topksketch, SSPACE = 18432,
 	FINALFUNC = topk_agg_final, PARALLEL = SAFE);
 COMMENT ON AGGREGATE topk_agg(anyelement, integer) IS
 	'a topksketch of the non-NULL values with k counters: lists every value occurring more than N/(k+1) times';
 CREATE AGGREGATE topk_agg(value anyelement, k integer, epsilon float8) (
-	SFUNC = topk_agg_trans, STYPE = topksketch, SSPACE = 16384,
+	SFUNC = topk_agg_trans, STYPE = topksketch, SSPACE = 18432,
 	FINALFUNC = topk_agg_final, PARALLEL = SAFE);
 COMMENT ON AGGREGATE topk_agg(anyelement, integer, float8) IS
 	'a topksketch of the non-NULL values with max(k, ceil(1/epsilon) - 1) counters: lists every value occurring more than epsilon N times';
@@ -337,7 +337,7 @@ BEGIN
 				value_type, args, format('transition function of topk_agg(%s, %s): counts the value into the state in place',
 					value_type, arg_names));
 			EXECUTE format('CREATE AGGREGATE topk_agg(value %s, %s) (SFUNC = topk_agg_trans, '
-				'STYPE = topksketch, SSPACE = 16384, FINALFUNC = topk_agg_final, '
+				'STYPE = topksketch, SSPACE = 18432, FINALFUNC = topk_agg_final, '
 				'COMBINEFUNC = topk_merge_trans, PARALLEL = SAFE)', value_type, args);
 			EXECUTE format('COMMENT ON AGGREGATE topk_agg(%s, %s) IS %L', value_type, args,
 				format('a topksketch of the non-NULL %s values (as topk_agg(anyelement, %s)), '
@@ -348,7 +348,7 @@ END
 $$;
 
 CREATE AGGREGATE topk_merge_agg(topksketch) (
-	SFUNC = topk_merge_trans, STYPE = topksketch, SSPACE = 16384,
+	SFUNC = topk_merge_trans, STYPE = topksketch, SSPACE = 18432,
 	FINALFUNC = topk_agg_final, COMBINEFUNC = topk_merge_trans, PARALLEL = SAFE);
 COMMENT ON AGGREGATE topk_merge_agg(topksketch) IS
 	'merge of the non-NULL summaries (the merge of Agarwal et al.); NULL when there are none';

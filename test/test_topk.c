@@ -397,6 +397,71 @@ test_texts(void)
 	CHECK(tokens_released == 100);
 }
 
+/*
+ * Keys of every size a table stores: in the slot, in the arena (rewritten
+ * by every reduction), and apart beyond BS_TOPK_ARENA_KEY.  A Zipf stream of
+ * strings of 1 to 400 bytes, counted exactly, against the same guarantees.
+ */
+static void
+test_long_keys(void)
+{
+	uint32_t	domain = 3000;
+	size_t		n = 100000;
+	int64_t    *ranks = zipf_stream(n, domain, 1.1, 51);
+	uint64_t   *exact = exact_counts(ranks, n, domain);
+	bs_topk_table table;
+	bs_error	err;
+	bs_topk    *topk;
+	uint64_t	offset = 0;
+	char		key[420];
+	uint32_t	listed = 0;
+
+	table_init(&table, 40);
+	table.family = BS_FAMILY_TEXT;
+	for (size_t i = 0; i < n; i++)
+	{
+		/* rank r as a string of 8 + (r * 37) % 400 bytes, unique per rank */
+		uint32_t	length = 8 + (uint32_t) (ranks[i] * 37 % 400);
+		bool		inserted;
+		bs_topk_slot *slot;
+
+		memset(key, 'a' + (int) (ranks[i] % 26), length);
+		snprintf(key, sizeof(key), "%" PRId64 "-", ranks[i]);
+		key[strlen(key)] = 'x';
+		slot = bs_topk_table_count(&table, key, length, bs_topk_hash(key, length), &inserted, &err);
+		if (slot != NULL && inserted)
+			CHECK(bs_topk_table_set_text(&table, slot, (const uint8_t *) key, length, &err) == BS_OK);
+	}
+	CHECK(table.arena_size > 0 && table.arena_used <= table.arena_size);
+	topk = table_to_flat(&table);
+	CHECK(topk->total == n && topk->entries <= 40);
+	for (uint32_t i = 0; i < topk->entries; i++)
+	{
+		bs_topk_entry e;
+		int64_t		rank = -1;
+
+		bs_topk_read_entry(topk, &offset, &e);
+		CHECK(e.text_is_key);
+		if (sscanf((const char *) e.key, "%" SCNd64, &rank) != 1 || rank < 0 || rank >= domain)
+		{
+			CHECK(!"a listed key is one of the stream's");
+			continue;
+		}
+		CHECKF(e.key_length == 8 + (uint32_t) (rank * 37 % 400) &&
+			   e.lower <= exact[rank] && exact[rank] <= e.count + topk->error,
+			   "rank %" PRId64 ": %" PRIu64 " occurrences, bounds [%" PRIu64 ", %" PRIu64 "]",
+			   rank, exact[rank], e.lower, e.count + topk->error);
+		listed++;
+	}
+	for (uint32_t r = 0; r < domain; r++)
+		if (exact[r] * 41 > n)
+			CHECKF(r < listed, "rank %u, %" PRIu64 " occurrences, is listed", r, exact[r]);
+	free(topk);
+	bs_topk_table_destroy(&table);
+	free(ranks);
+	free(exact);
+}
+
 /* Growth to 2c slots, and the table never holding more. */
 static void
 test_table_growth(void)
@@ -429,6 +494,7 @@ main(void)
 	test_merge_rules();
 	test_texts();
 	test_table_growth();
+	test_long_keys();
 	test_topk_codec();
 
 	printf("topk: %lu checks, %lu failed\n", checks_run, checks_failed);

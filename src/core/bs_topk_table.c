@@ -8,29 +8,10 @@
 #include <stdlib.h>
 
 #include "bs_combine.h"
+#include "bs_topk_memory.h"
 
 /* Slots a new table allocates; it doubles from there up to its capacity. */
 #define FIRST_SLOTS 8
-
-static bs_status
-out_of_memory(bs_error *err, uint64_t bytes)
-{
-	return bs_fail(err, BS_ERR_TOO_LARGE, "out of memory for a topksketch",
-				   "Allocating %" PRIu64 " bytes failed.", bytes);
-}
-
-static void *
-table_alloc(bs_topk_table *table, size_t size)
-{
-	return table->memory.alloc(table->memory.context, size);
-}
-
-static void
-table_free(bs_topk_table *table, void *pointer)
-{
-	if (pointer != NULL)
-		table->memory.free(table->memory.context, pointer);
-}
 
 /* The smallest power of two >= 2 * slots, and at least 16. */
 static uint32_t
@@ -63,20 +44,20 @@ static bs_status
 resize(bs_topk_table *table, uint32_t slots, bs_error *err)
 {
 	uint32_t	index_size = index_size_for(slots);
-	bs_topk_slot *new_slots = table_alloc(table, sizeof(bs_topk_slot) * (size_t) slots);
+	bs_topk_slot *new_slots = bs_topk_alloc(table, sizeof(bs_topk_slot) * (size_t) slots);
 	uint32_t   *new_index = new_slots == NULL ? NULL :
-		table_alloc(table, sizeof(uint32_t) * (size_t) index_size);
+		bs_topk_alloc(table, sizeof(uint32_t) * (size_t) index_size);
 
 	if (new_index == NULL)
 	{
-		table_free(table, new_slots);
-		return out_of_memory(err, sizeof(bs_topk_slot) * (uint64_t) slots +
+		bs_topk_free(table, new_slots);
+		return bs_topk_out_of_memory(err, sizeof(bs_topk_slot) * (uint64_t) slots +
 							 sizeof(uint32_t) * (uint64_t) index_size);
 	}
 	if (table->used > 0)
 		memcpy(new_slots, table->slots, sizeof(bs_topk_slot) * (size_t) table->used);
-	table_free(table, table->slots);
-	table_free(table, table->index);
+	bs_topk_free(table, table->slots);
+	bs_topk_free(table, table->index);
 	table->slots = new_slots;
 	table->index = new_index;
 	table->allocated = slots;
@@ -99,7 +80,7 @@ bs_topk_table_init(bs_topk_table *table, uint32_t counters,
 }
 
 /* Free what a slot holds; its key and text are gone afterwards. */
-static void
+static inline void
 clear_slot(bs_topk_table *table, bs_topk_slot *slot)
 {
 	if (slot->text_kind == BS_TOPK_TEXT_PENDING)
@@ -108,9 +89,9 @@ clear_slot(bs_topk_table *table, bs_topk_slot *slot)
 			table->memory.release(table->memory.context, slot->label.token);
 	}
 	else if (slot->text_kind == BS_TOPK_TEXT_KNOWN)
-		table_free(table, slot->label.text);
+		bs_topk_free(table, slot->label.text);
 	if (slot->key_length > BS_TOPK_INLINE_KEY)
-		table_free(table, slot->key_heap);
+		bs_topk_release_key(table, slot);
 }
 
 void
@@ -118,12 +99,14 @@ bs_topk_table_destroy(bs_topk_table *table)
 {
 	for (uint32_t i = 0; i < table->used; i++)
 		clear_slot(table, &table->slots[i]);
-	table_free(table, table->slots);
-	table_free(table, table->index);
-	table_free(table, table->scratch);
+	bs_topk_free(table, table->slots);
+	bs_topk_free(table, table->index);
+	bs_topk_free(table, table->scratch);
+	bs_topk_free(table, table->arena);
 	table->slots = NULL;
 	table->index = NULL;
 	table->scratch = NULL;
+	table->arena = NULL;
 	table->used = 0;
 }
 
@@ -132,7 +115,7 @@ static uint64_t *
 scratch(bs_topk_table *table)
 {
 	if (table->scratch == NULL)
-		table->scratch = table_alloc(table, sizeof(uint64_t) * (size_t) table->capacity);
+		table->scratch = bs_topk_alloc(table, sizeof(uint64_t) * (size_t) table->capacity);
 	return table->scratch;
 }
 
@@ -196,9 +179,17 @@ bs_topk_table_reduce(bs_topk_table *table, uint32_t keep)
 	counts = scratch(table);
 	if (counts != NULL)
 	{
+		uint64_t	smallest = UINT64_MAX;
+		uint64_t	largest = 0;
+
 		for (uint32_t i = 0; i < table->used; i++)
+		{
 			counts[i] = table->slots[i].count;
-		cut = select_descending(counts, table->used, keep);
+			smallest = counts[i] < smallest ? counts[i] : smallest;
+			largest = counts[i] > largest ? counts[i] : largest;
+		}
+		/* all equal (a run of distinct values: all 1) needs no selection */
+		cut = smallest == largest ? smallest : select_descending(counts, table->used, keep);
 	}
 	else
 		cut = 1;
@@ -219,6 +210,9 @@ bs_topk_table_reduce(bs_topk_table *table, uint32_t keep)
 	table->used = kept;
 	table->error += cut;
 	rebuild_index(table);
+	/* the dropped keys' room in the arena; kept as it is if that fails */
+	if (table->arena_used > 0)
+		(void) bs_topk_compact_keys(table, 0, NULL);
 }
 
 bs_topk_slot *
@@ -244,18 +238,8 @@ bs_topk_table_insert(bs_topk_table *table, const void *key, uint32_t length, uin
 	}
 	slot = &table->slots[table->used];
 	memset(slot, 0, sizeof(*slot));
-	if (length > BS_TOPK_INLINE_KEY)
-	{
-		if ((slot->key_heap = table_alloc(table, length)) == NULL)
-		{
-			out_of_memory(err, length);
-			return NULL;
-		}
-		memcpy(slot->key_heap, key, length);
-	}
-	else if (length > 0)
-		memcpy(slot->key_inline, key, length);
-	slot->key_length = length;
+	if (bs_topk_store_key(table, slot, key, length, err) != BS_OK)
+		return NULL;
 	slot->hash = hash;
 	slot->text_kind = BS_TOPK_TEXT_PENDING;
 	place = (uint32_t) hash & table->index_mask;
@@ -306,8 +290,8 @@ bs_topk_table_set_text(bs_topk_table *table, bs_topk_slot *slot, const uint8_t *
 	if (length != slot->key_length || memcmp(text, bs_topk_slot_key(slot), length) != 0)
 	{
 		/* one byte more, so that an empty text still has an address */
-		if ((copy = table_alloc(table, (size_t) length + 1)) == NULL)
-			return out_of_memory(err, (uint64_t) length + 1);
+		if ((copy = bs_topk_alloc(table, (size_t) length + 1)) == NULL)
+			return bs_topk_out_of_memory(err, (uint64_t) length + 1);
 		memcpy(copy, text, length);
 	}
 	if (slot->text_kind == BS_TOPK_TEXT_PENDING)
@@ -316,7 +300,7 @@ bs_topk_table_set_text(bs_topk_table *table, bs_topk_slot *slot, const uint8_t *
 			table->memory.release(table->memory.context, slot->label.token);
 	}
 	else if (slot->text_kind == BS_TOPK_TEXT_KNOWN)
-		table_free(table, slot->label.text);
+		bs_topk_free(table, slot->label.text);
 	slot->text_kind = copy == NULL ? BS_TOPK_TEXT_KEY : BS_TOPK_TEXT_KNOWN;
 	slot->label.text = copy;
 	slot->text_length = copy == NULL ? 0 : length;
@@ -423,7 +407,7 @@ bs_topk_table_write(bs_topk_table *table, bs_topk *out, bs_error *err)
 
 	_Static_assert(sizeof(bs_topk_slot *) <= sizeof(uint64_t), "scratch holds slot pointers");
 	if (order == NULL)
-		return out_of_memory(err, sizeof(uint64_t) * (uint64_t) table->capacity);
+		return bs_topk_out_of_memory(err, sizeof(uint64_t) * (uint64_t) table->capacity);
 	for (uint32_t i = 0; i < table->used; i++)
 		order[i] = &table->slots[i];
 	qsort(order, table->used, sizeof(order[0]), compare_slot_keys);

@@ -31,8 +31,10 @@
 #endif
 #include <xxhash.h>
 
-/* Keys up to this many bytes live in the slot itself. */
+/* Keys up to this many bytes live in the slot itself ... */
 #define BS_TOPK_INLINE_KEY 16
+/* ... longer ones up to this many in the table's key arena, the rest apart. */
+#define BS_TOPK_ARENA_KEY 256
 
 typedef enum bs_topk_text_kind
 {
@@ -46,7 +48,8 @@ typedef struct bs_topk_slot
 	uint64_t	count;
 	uint64_t	lower;
 	uint64_t	hash;			/* of the key, bs_topk_hash */
-	uint8_t    *key_heap;		/* the key, when longer than BS_TOPK_INLINE_KEY */
+	uint8_t    *key_heap;		/* the key, when longer than BS_TOPK_INLINE_KEY:
+								 * in the arena or allocated apart */
 	union
 	{
 		uint8_t    *text;		/* BS_TOPK_TEXT_KNOWN */
@@ -55,6 +58,7 @@ typedef struct bs_topk_slot
 	uint32_t	key_length;
 	uint32_t	text_length;	/* BS_TOPK_TEXT_KNOWN */
 	uint8_t		text_kind;		/* bs_topk_text_kind */
+	uint8_t		key_in_arena;	/* key_heap points into the table's arena */
 	uint8_t		key_inline[BS_TOPK_INLINE_KEY];
 } bs_topk_slot;
 
@@ -83,6 +87,15 @@ typedef struct bs_topk_table
 	uint32_t   *index;			/* slot number + 1, or 0 for a free place */
 	bs_topk_slot *slots;
 	uint64_t   *scratch;		/* capacity words for selection and sorting, or NULL */
+	/*
+	 * The keys of up to BS_TOPK_ARENA_KEY bytes that do not fit in a slot,
+	 * one after the other; rewritten with only the used slots' keys when a
+	 * reduction has dropped some, or when it is full (bs_topk_keys.c), so
+	 * that a new key costs a copy, not an allocation.
+	 */
+	uint8_t    *arena;
+	uint64_t	arena_used;
+	uint64_t	arena_size;
 	uint64_t	total;			/* N */
 	uint64_t	error;			/* Delta */
 	uint8_t		version;
@@ -90,10 +103,24 @@ typedef struct bs_topk_table
 	uint32_t	type_tag;
 } bs_topk_table;
 
-/* The hash that places keys in the index. */
+/*
+ * The hash that places keys in the index (in memory only: nothing stored
+ * depends on it).  An 8-byte key (integers, dates, timestamps, floats) is
+ * mixed by one 128-bit multiplication, whose folded halves have well mixed
+ * low bits; other keys go through XXH3.
+ */
 static inline uint64_t
 bs_topk_hash(const void *key, size_t length)
 {
+	if (length == 8)
+	{
+		uint64_t	k;
+		unsigned __int128 p;
+
+		memcpy(&k, key, 8);
+		p = (unsigned __int128) (k ^ UINT64_C(0x9E3779B97F4A7C15)) * UINT64_C(0xD1B54A32D192ED03);
+		return (uint64_t) p ^ (uint64_t) (p >> 64);
+	}
 	return XXH3_64bits(key, length);
 }
 
@@ -122,11 +149,30 @@ bs_topk_slot *bs_topk_table_insert(bs_topk_table *table, const void *key, uint32
 								   uint64_t hash, bs_error *err);
 
 /*
+ * Store a slot's key: in the slot, the arena or an allocation of its own.
+ * BS_ERR_TOO_LARGE when the allocator gives NULL (bs_topk_keys.c).
+ */
+bs_status	bs_topk_store_key(bs_topk_table *table, bs_topk_slot *slot, const void *key,
+							  uint32_t length, bs_error *err);
+
+/* Free a key stored apart; nothing for the others (bs_topk_keys.c). */
+void		bs_topk_release_key(bs_topk_table *table, bs_topk_slot *slot);
+
+/*
+ * Rewrite the arena with the keys of the used slots only, with room for
+ * `extra` more bytes; nothing changes when the allocator gives NULL
+ * (bs_topk_keys.c).
+ */
+bs_status	bs_topk_compact_keys(bs_topk_table *table, uint64_t extra, bs_error *err);
+
+/*
  * Count one occurrence of a key (the caller has checked that total stays
  * within BS_TOPK_MAX_TOTAL).  Returns its slot; *inserted says that the
  * key was new, and the caller must then set the slot's text: text_kind is
  * BS_TOPK_TEXT_PENDING with token 0 until it does.  NULL as
- * bs_topk_table_insert.
+ * bs_topk_table_insert.  A new short key with a free slot takes the place
+ * its search ended on, without a call: the common case of every row of a
+ * column of distinct integers.
  */
 static inline bs_topk_slot *
 bs_topk_table_count(bs_topk_table *table, const void *key, uint32_t length, uint64_t hash,
@@ -150,10 +196,26 @@ bs_topk_table_count(bs_topk_table *table, const void *key, uint32_t length, uint
 		}
 		place = (place + 1) & table->index_mask;
 	}
-	if ((slot = bs_topk_table_insert(table, key, length, hash, err)) == NULL)
+	if (table->used < table->allocated && length <= BS_TOPK_INLINE_KEY)
+	{
+		slot = &table->slots[table->used];
+		slot->hash = hash;
+		slot->key_length = length;
+		slot->key_heap = NULL;
+		slot->key_in_arena = 0;
+		if (length == 8)
+			memcpy(slot->key_inline, key, 8);
+		else if (length > 0)
+			memcpy(slot->key_inline, key, length);
+		table->index[place] = ++table->used;
+	}
+	else if ((slot = bs_topk_table_insert(table, key, length, hash, err)) == NULL)
 		return NULL;
 	slot->count = 1;
 	slot->lower = 1;
+	slot->text_kind = BS_TOPK_TEXT_PENDING;
+	slot->label.token = 0;
+	slot->text_length = 0;
 	table->total++;
 	*inserted = true;
 	return slot;

@@ -49,8 +49,20 @@ TopkState  *bs_topk_state_create(MemoryContext parent, uint32 counters);
 /* A new state holding a validated stored summary. */
 TopkState  *bs_topk_state_from_flat(MemoryContext parent, const bs_topk *flat);
 
+/* The expanded-object methods of a state, which tell ours from others. */
+extern const ExpandedObjectMethods bs_topk_state_methods;
+
 /* Our state behind a read-write datum, or NULL for anything else. */
-TopkState  *bs_topk_state_of(Datum datum);
+static inline TopkState *
+bs_topk_state_of(Datum datum)
+{
+	ExpandedObjectHeader *header;
+
+	if (!VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(datum)))
+		return NULL;
+	header = DatumGetEOHP(datum);
+	return header->eoh_methods == &bs_topk_state_methods ? (TopkState *) header : NULL;
+}
 
 /* Values of this type will be counted into the state (their output function). */
 void		bs_topk_state_set_value_type(TopkState *state, const TopkValueType *type);

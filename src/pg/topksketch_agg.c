@@ -55,7 +55,7 @@ agg_cache(FunctionCallInfo fcinfo)
 }
 
 /* The counters this row's k (and epsilon) ask for, sized when they change. */
-static uint32
+static pg_attribute_always_inline uint32
 row_counters(FunctionCallInfo fcinfo, TopkAggCache *cache)
 {
 	bool		with_epsilon = PG_NARGS() > 3;

@@ -128,7 +128,7 @@ state_flatten_into(ExpandedObjectHeader *header, void *result, Size allocated_si
 	memcpy(result, flat, allocated_size);
 }
 
-static const ExpandedObjectMethods state_methods = {
+const ExpandedObjectMethods bs_topk_state_methods = {
 	state_flat_size,
 	state_flatten_into
 };
@@ -154,7 +154,7 @@ bs_topk_state_create(MemoryContext parent, uint32 counters)
 	bs_topk_allocator memory = {state_alloc, state_free, state_release, state};
 	bs_error	err;
 
-	EOH_init_header(&state->header, &state_methods, context);
+	EOH_init_header(&state->header, &bs_topk_state_methods, context);
 	state->typbyval = true;
 	if (bs_topk_table_init(&state->table, counters, &memory, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_BINARY);
@@ -170,17 +170,6 @@ bs_topk_state_from_flat(MemoryContext parent, const bs_topk *flat)
 	return state;
 }
 
-TopkState *
-bs_topk_state_of(Datum datum)
-{
-	ExpandedObjectHeader *header;
-
-	if (!VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(datum)))
-		return NULL;
-	header = DatumGetEOHP(datum);
-	return header->eoh_methods == &state_methods ? (TopkState *) header : NULL;
-}
-
 void
 bs_topk_state_set_value_type(TopkState *state, const TopkValueType *type)
 {
@@ -190,6 +179,8 @@ bs_topk_state_set_value_type(TopkState *state, const TopkValueType *type)
 	state->typlen = type->typlen;
 	state->typbyval = type->typbyval;
 	state->has_output = true;
+	/* a value passed by value is its own token: nothing to free */
+	state->table.memory.release = state->typbyval ? NULL : state_release;
 }
 
 void
