@@ -14,20 +14,6 @@
 
 unsigned long tokens_released;
 
-static void *
-test_alloc(void *context, size_t size)
-{
-	(void) context;
-	return malloc(size);
-}
-
-static void
-test_free(void *context, void *pointer)
-{
-	(void) context;
-	free(pointer);
-}
-
 static void
 test_release(void *context, uint64_t token)
 {
@@ -36,7 +22,7 @@ test_release(void *context, uint64_t token)
 		tokens_released++;
 }
 
-const bs_topk_allocator test_memory = {test_alloc, test_free, test_release, NULL};
+const bs_topk_allocator test_memory = {bs_topk_malloc_alloc, bs_topk_malloc_free, test_release, NULL};
 
 void
 table_init(bs_topk_table *table, uint32_t counters)

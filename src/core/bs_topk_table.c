@@ -13,6 +13,22 @@
 /* Slots a new table allocates; it doubles from there up to its capacity. */
 #define FIRST_SLOTS 8
 
+void *
+bs_topk_malloc_alloc(void *context, size_t size)
+{
+	(void) context;
+	return malloc(size);
+}
+
+void
+bs_topk_malloc_free(void *context, void *pointer)
+{
+	(void) context;
+	free(pointer);
+}
+
+const bs_topk_allocator bs_topk_malloc = {bs_topk_malloc_alloc, bs_topk_malloc_free, NULL, NULL};
+
 /* The smallest power of two >= 2 * slots, and at least 16. */
 static uint32_t
 index_size_for(uint32_t slots)
@@ -58,6 +74,9 @@ resize(bs_topk_table *table, uint32_t slots, bs_error *err)
 		memcpy(new_slots, table->slots, sizeof(bs_topk_slot) * (size_t) table->used);
 	bs_topk_free(table, table->slots);
 	bs_topk_free(table, table->index);
+	/* scratch space follows the slots: allocated again at the new size */
+	bs_topk_free(table, table->scratch);
+	table->scratch = NULL;
 	table->slots = new_slots;
 	table->index = new_index;
 	table->allocated = slots;
@@ -110,12 +129,12 @@ bs_topk_table_destroy(bs_topk_table *table)
 	table->used = 0;
 }
 
-/* The capacity words of scratch space, allocated on first use. */
+/* A word of scratch space per allocated slot, allocated on first use. */
 static uint64_t *
 scratch(bs_topk_table *table)
 {
 	if (table->scratch == NULL)
-		table->scratch = bs_topk_alloc(table, sizeof(uint64_t) * (size_t) table->capacity);
+		table->scratch = bs_topk_alloc(table, sizeof(uint64_t) * (size_t) table->allocated);
 	return table->scratch;
 }
 
@@ -407,7 +426,7 @@ bs_topk_table_write(bs_topk_table *table, bs_topk *out, bs_error *err)
 
 	_Static_assert(sizeof(bs_topk_slot *) <= sizeof(uint64_t), "scratch holds slot pointers");
 	if (order == NULL)
-		return bs_topk_out_of_memory(err, sizeof(uint64_t) * (uint64_t) table->capacity);
+		return bs_topk_out_of_memory(err, sizeof(uint64_t) * (uint64_t) table->allocated);
 	for (uint32_t i = 0; i < table->used; i++)
 		order[i] = &table->slots[i];
 	qsort(order, table->used, sizeof(order[0]), compare_slot_keys);

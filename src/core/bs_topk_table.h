@@ -76,6 +76,14 @@ typedef struct bs_topk_allocator
 	void	   *context;
 } bs_topk_allocator;
 
+/*
+ * malloc and free, for tables outside PostgreSQL (tests, fuzzers, tools);
+ * bs_topk_malloc has no release function.
+ */
+void	   *bs_topk_malloc_alloc(void *context, size_t size);
+void		bs_topk_malloc_free(void *context, void *pointer);
+extern const bs_topk_allocator bs_topk_malloc;
+
 typedef struct bs_topk_table
 {
 	bs_topk_allocator memory;
@@ -86,7 +94,7 @@ typedef struct bs_topk_table
 	uint32_t	index_mask;		/* index size - 1 (a power of two >= 2 * allocated) */
 	uint32_t   *index;			/* slot number + 1, or 0 for a free place */
 	bs_topk_slot *slots;
-	uint64_t   *scratch;		/* capacity words for selection and sorting, or NULL */
+	uint64_t   *scratch;		/* a word per allocated slot for selection and sorting, or NULL */
 	/*
 	 * The keys of up to BS_TOPK_ARENA_KEY bytes that do not fit in a slot,
 	 * one after the other; rewritten with only the used slots' keys when a

@@ -148,8 +148,9 @@ bs_topk_state_flatten(TopkState *state)
 TopkState *
 bs_topk_state_create(MemoryContext parent, uint32 counters)
 {
+	/* small blocks: a GROUP BY may keep one state per group */
 	MemoryContext context = AllocSetContextCreate(parent, "topksketch state",
-												  ALLOCSET_DEFAULT_SIZES);
+												  ALLOCSET_SMALL_SIZES);
 	TopkState  *state = MemoryContextAllocZero(context, sizeof(TopkState));
 	bs_topk_allocator memory = {state_alloc, state_free, state_release, state};
 	bs_error	err;
