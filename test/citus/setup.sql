@@ -114,6 +114,13 @@ $$;
 
 CREATE TABLE checks (grp text, what text, ok boolean, detail text);
 
+-- Record the outcome of a check: a problem with query qd, or NULL when none.
+CREATE FUNCTION record_check(grp text, what text, qd text, problem text) RETURNS void
+LANGUAGE sql AS $$
+	INSERT INTO checks VALUES (grp, what, problem IS NULL,
+		CASE WHEN problem IS NOT NULL THEN qd || ': ' || problem END)
+$$;
+
 -- What is wrong with the plan of query qd, or NULL: another mode than
 -- want_mode ('any' takes any), or, run partially, a worker query that names
 -- an anyelement overload.
@@ -158,8 +165,7 @@ BEGIN
 	EXCEPTION WHEN OTHERS THEN
 		problem := SQLERRM;
 	END;
-	INSERT INTO checks VALUES (grp, what, problem IS NULL,
-		CASE WHEN problem IS NOT NULL THEN qd || ': ' || problem END);
+	PERFORM record_check(grp, what, qd, problem);
 END
 $$;
 
@@ -214,8 +220,7 @@ BEGIN
 	EXCEPTION WHEN OTHERS THEN
 		problem := SQLERRM;
 	END;
-	INSERT INTO checks VALUES (grp, what, problem IS NULL,
-		CASE WHEN problem IS NOT NULL THEN qd || ': ' || problem END);
+	PERFORM record_check(grp, what, qd, problem);
 END
 $$;
 
