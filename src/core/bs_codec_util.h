@@ -124,9 +124,9 @@ typedef struct bs_header_field
  * What reading and writing the forms needs to know of a type; each codec
  * defines one.  A value is the type's struct in memory (bs_bloom, bs_cms,
  * bs_topk): its varlena length word, the header fields, then its payload
- * from value_header_bytes on: 64-bit words, or bytes (payload_bytes).  params points to the type's params struct
- * (bs_bloom_params, bs_cms_params): the header fields alone, as decoded
- * from untrusted input.
+ * from value_header_bytes on: 64-bit words, or bytes (payload_bytes).
+ * params points to the type's params struct (bs_bloom_params, bs_cms_params,
+ * bs_topk_params): the header fields alone, as decoded from untrusted input.
  */
 typedef struct bs_form
 {
