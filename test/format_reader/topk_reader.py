@@ -6,7 +6,7 @@ and Agarwal et al.'s merge.  Python 3 standard library only.
 
 import base64
 
-from bloomsketch_reader import FAMILIES, family_token, le32, le64
+from bloomsketch_reader import family_token, le32, le64, parse_family_token
 
 TEXT_IS_KEY = 0xFFFFFFFF
 MAX_TOTAL = (1 << 63) - 1
@@ -120,7 +120,7 @@ class TopkSketch:
         head = text.split(":")
         fam = head[2]
         fields = dict(f.split("=", 1) for f in head[3:8])
-        family, tag = (11, int(fam[6:], 16)) if fam.startswith("other-") else (FAMILIES.index(fam), 0)
+        family, tag = parse_family_token(fam)
         header = (bytes([int(head[1][1:]), family]) + b"\0\0" + le32(tag)
                   + le32(int(fields["counters"])) + le32(int(fields["entries"]))
                   + le64(int(fields["total"])) + le64(int(fields["error"]))
