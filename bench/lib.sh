@@ -48,3 +48,127 @@ bench_cms_tables_sql() {
 			('cms_groups'), ((SELECT reltoastrelid FROM pg_class WHERE oid = 'cms_store'::regclass))) v(c);
 	SQL
 }
+
+# bench_rounds WORK TAG RUNS PREAMBLE QUERIES LABELS MEDIAN MIN MAX: times
+# the queries of the associative array named QUERIES, in the order of the
+# array named LABELS, in RUNS + 1 rounds.  Each round is a fresh psql session
+# (the caller's sql function) that runs PREAMBLE, then EXPLAIN (ANALYZE,
+# TIMING OFF, SUMMARY ON) of every query once; round 0 is a warm-up.
+# Interleaving the queries this way exposes them all to the same background
+# load, which keeps the ratios meaningful on a busy machine.  Fills the
+# associative arrays named MEDIAN, MIN and MAX with each query's "Execution
+# Time"s (ms) over the measured rounds, and leaves round N's output in
+# WORK/TAG_roundN.out.
+bench_rounds() {
+	local work=$1 tag=$2 runs=$3 preamble=$4 round i label line
+	local -n queries=$5 labels=$6 medians=$7 mins=$8 maxes=$9
+	local -a times
+	for ((round = 0; round <= runs; round++)); do
+		bs_log "$tag round $round of $runs$([ "$round" -eq 0 ] && echo ' (warm-up)')"
+		{
+			printf '%s\n' "$preamble"
+			for label in "${labels[@]}"; do
+				printf 'EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON) %s;\n' "${queries[$label]}"
+			done
+		} | sql >"$work/${tag}_round$round.out"
+		mapfile -t times < <(sed -n 's/^Execution Time: \([0-9.]*\) ms$/\1/p' "$work/${tag}_round$round.out")
+		if [ ${#times[@]} -ne ${#labels[@]} ]; then
+			cat "$work/${tag}_round$round.out" >&2
+			echo "$tag round $round: expected ${#labels[@]} execution times, got ${#times[@]}" >&2
+			exit 1
+		fi
+		line=
+		for i in "${!labels[@]}"; do
+			[ "$round" -gt 0 ] && echo "${times[$i]}" >>"$work/${tag}_times.$i"
+			line+="${labels[$i]} ${times[$i]%.*}  "
+		done
+		bs_log "  ms: $line"
+	done
+	for i in "${!labels[@]}"; do
+		label=${labels[$i]}
+		sort -g "$work/${tag}_times.$i" >"$work/${tag}_sorted.$i"
+		medians[$label]=$(sed -n "$(((runs + 1) / 2))p" "$work/${tag}_sorted.$i")
+		mins[$label]=$(head -1 "$work/${tag}_sorted.$i")
+		maxes[$label]=$(tail -1 "$work/${tag}_sorted.$i")
+	done
+}
+
+# bench_report_tables QUERIES LABELS MEDIAN MIN MAX: the Markdown table of the
+# timed queries, then the table of the ratios read from standard input, one
+# "numerator denominator target" line each (target - for none).
+bench_report_tables() {
+	local -n queries=$1 labels=$2 medians=$3 mins=$4 maxes=$5
+	local label num den limit r
+	echo "| query | median ms | min ms | max ms |"
+	echo "|---|---:|---:|---:|"
+	for label in "${labels[@]}"; do
+		printf '| %s. `%s` | %.1f | %.1f | %.1f |\n' "$label" "${queries[$label]}" \
+			"${medians[$label]}" "${mins[$label]}" "${maxes[$label]}"
+	done
+	echo
+	echo "| ratio | value | target | |"
+	echo "|---|---:|---|---|"
+	while read -r num den limit; do
+		r=$(awk -v a="${medians[$num]}" -v b="${medians[$den]}" 'BEGIN { printf "%.2f", a / b }')
+		if [ "$limit" = - ]; then
+			printf '| %s/%s | %s | - | |\n' "$num" "$den" "$r"
+		else
+			printf '| %s/%s | %s | <= %s | %s |\n' "$num" "$den" "$r" "$limit" \
+				"$(awk -v r="$r" -v l="$limit" 'BEGIN { print (r <= l ? "PASS" : "FAIL") }')"
+		fi
+	done
+}
+
+# rss_anon PID: sets RSS to the RssAnon of PID in kB (no fork)
+rss_anon() {
+	local key value rest
+	RSS=0
+	while read -r key value rest; do
+		if [ "$key" = RssAnon: ]; then RSS=$value; return; fi
+	done <"/proc/$1/status"
+}
+
+# bench_peak_memory WORK TAG WARMUP QUERY: the backend's peak anonymous
+# memory while it runs QUERY.  A fresh session runs WARMUP (to load and warm
+# its caches), publishes its pid, and waits until a background loop has read
+# the baseline RssAnon (the backend's private memory; shared_buffers are
+# RssShmem); the loop then polls /proc/<pid>/status every ~2 ms while QUERY
+# runs under EXPLAIN ANALYZE (without forking: the pause is a read with a
+# timeout on a FIFO nobody writes).  That is fast enough to catch the copy
+# PostgreSQL makes of an aggregate's result when it finishes, which lives
+# only a few milliseconds.  Sets MEM_BASE, MEM_PEAK (kB), MEM_SAMPLES and
+# MEM_QUERY_MS; its files are WORK/TAG_mem.*.
+bench_peak_memory() {
+	local work=$1 tag=$2 warmup=$3 query=$4 poller
+	local m=$work/${tag}_mem
+	(
+		while [ ! -s "$m.pid" ]; do sleep 0.01; done
+		pid=$(cat "$m.pid")
+		mkfifo "$m.tick"
+		exec {tick}<>"$m.tick"
+		rss_anon "$pid"
+		base=$RSS peak=$RSS samples=0
+		touch "$m.ready"
+		while [ ! -e "$m.done" ]; do
+			rss_anon "$pid"
+			[ "$RSS" -gt "$peak" ] && peak=$RSS
+			samples=$((samples + 1))
+			read -r -t 0.002 -u "$tick" || true
+		done
+		echo "$base $peak $samples" >"$m.result"
+	) &
+	poller=$!
+	sql >"$m.out" <<-SQL
+		$warmup
+		\o $m.pid.tmp
+		SELECT pg_backend_pid();
+		\o
+		\! mv $m.pid.tmp $m.pid
+		\! while [ ! -e $m.ready ]; do sleep 0.01; done
+		EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON) $query;
+		\! touch $m.done
+	SQL
+	wait "$poller"
+	read -r MEM_BASE MEM_PEAK MEM_SAMPLES <"$m.result"
+	MEM_QUERY_MS=$(sed -n 's/^Execution Time: \([0-9.]*\) ms$/\1/p' "$m.out")
+}

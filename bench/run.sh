@@ -4,6 +4,8 @@
 #   bash bench/run.sh        (as root; installs, builds, runs a throwaway server)
 #   bash bench/run.sh bloom  (the Bloom filter section only)
 #   bash bench/run.sh cms    (the count-min sketch section only, see below)
+#   bash bench/run.sh topk   (the heavy-hitters section only, see below)
+#   ROWS=200000 bash bench/run.sh topk   (a quick check that it runs, on fewer rows)
 #
 # Times, on a fully cached 10M-row table, building a Bloom filter with bloom_agg
 # against a plain count() of the same column, hll_add_agg as a peer sketch, and
@@ -13,27 +15,30 @@
 # excludes planning and sending the result to the client.  Also measures the
 # backend's peak anonymous memory while building the filter and the filter's
 # measured false-positive rate.  Writes the table to bench/results/server.md.
-# The count-min sketch section at the end times cms_agg and cms_estimate the
-# same way and writes bench/results/server_cms.md.
+# The count-min sketch section times cms_agg and cms_estimate the same way and
+# writes bench/results/server_cms.md; the heavy-hitters section at the end
+# times topk_agg and writes bench/results/server_topk.md.
+# BS_PG_BIN may name the PostgreSQL binaries to build against and run.
 # The targets are printed as PASS/FAIL for information only: the exit status
 # says whether the benchmark ran, not whether the targets were met.
 source "$(dirname "$0")/../scripts/lib.sh"
 source "$(dirname "$0")/lib.sh"
 bs_require_root "$@"
 
-# Which sections to run: all (the default), bloom or cms.
+# Which sections to run: all (the default), bloom, cms or topk.
 MODE=${1:-all}
 case $MODE in
-	all | bloom | cms) ;;
+	all | bloom | cms | topk) ;;
 	*)
-		echo "usage: bench/run.sh [all|bloom|cms]" >&2
+		echo "usage: bench/run.sh [all|bloom|cms|topk]" >&2
 		exit 2
 		;;
 esac
-run_bloom() { [ "$MODE" != cms ]; }
-run_cms() { [ "$MODE" != bloom ]; }
+run_bloom() { [ "$MODE" = all ] || [ "$MODE" = bloom ]; }
+run_cms() { [ "$MODE" = all ] || [ "$MODE" = cms ]; }
+run_topk() { [ "$MODE" = all ] || [ "$MODE" = topk ]; }
 
-ROWS=10000000
+ROWS=${ROWS:-10000000}
 RUNS=5                   # measured runs per query, after one warm-up run
 CAPACITY=10000000
 FPR=0.01
@@ -54,6 +59,32 @@ WORK=$(mktemp -d /tmp/bloomsketch-bench.XXXXXX)
 trap 'bs_stop_server; rm -rf "$WORK"' EXIT
 
 sql() { psql -X -A -t -q -v ON_ERROR_STOP=1 "$@"; }
+
+# write_report NAME TITLE DATA LOAD_START REPORT: the report of one section,
+# headed by the date, the machine, the server, the data and the load average,
+# written to bench/results/NAME.md and printed.
+write_report() {
+	{
+		echo "# $2"
+		echo
+		echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+		echo "- machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
+			"$(awk '/^MemTotal/ { printf "%.0f GB RAM", $2 / 1048576 }' /proc/meminfo)"
+		echo "- server: $(sql -c 'SHOW server_version'), shared_buffers=3GB, work_mem=1GB," \
+			"max_parallel_workers_per_gather=0, jit=off"
+		echo "- data: $3"
+		echo "- load average (1, 5, 15 min) before timing: $4; at the end:" \
+			"$(cut -d' ' -f1-3 /proc/loadavg) (a load above 1 means other processes shared the CPUs)"
+		echo
+		$5
+	} >"$WORK/$1.md"
+	mkdir -p "$RESULTS_DIR"
+	cp "$WORK/$1.md" "$RESULTS_DIR/$1.md"
+	echo
+	cat "$WORK/$1.md"
+	echo
+	bs_log "written to bench/results/$1.md"
+}
 
 # ---------------------------------------------------------------------------
 # Data (bench/lib.sh): t(id, s) with ids 1..10M and 32-character s; other(id)
@@ -80,13 +111,9 @@ IFS='|' read -r OTHER_SIZE < <(sql -c "SELECT pg_size_pretty(pg_relation_size('o
 bs_log "t: $T_SIZE, other: $OTHER_SIZE, filter of other: $FILTER_BYTES bytes (m=$FILTER_BITS, k=$FILTER_HASHES, stored $FILTER_STORED bytes)"
 
 # ---------------------------------------------------------------------------
-# Timing.  The queries run in rounds, each round a fresh psql session running
-# every query once, in order: round 0 is the warm-up, rounds 1..$RUNS are
-# measured.  Interleaving the queries this way exposes them all to the same
-# background load, which keeps the ratios meaningful on a busy machine.  The
-# figure per query is the median of its $RUNS "Execution Time"s (ms).
+# Timing, in rounds of every query (bench_rounds, bench/lib.sh).  The figure
+# per query is the median of its $RUNS "Execution Time"s (ms).
 # ---------------------------------------------------------------------------
-EXPLAIN="EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON)"
 F_SQL="SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM other_filter), id)"
 G_SQL="SELECT count(*) FROM t WHERE id IN (SELECT id FROM other)"
 LABELS=(A B C D E F "F'" G)
@@ -139,116 +166,31 @@ if [ -z "$F_COUNT" ] || [ -z "$FP_COUNT" ] || [ -z "$G_COUNT" ]; then
 fi
 
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
-for ((round = 0; round <= RUNS; round++)); do
-	bs_log "round $round of $RUNS$([ $round -eq 0 ] && echo ' (warm-up)')"
-	{
-		printf '%s\n' "$PREAMBLE"
-		for label in "${LABELS[@]}"; do printf '%s %s;\n' "$EXPLAIN" "${STATEMENT[$label]}"; done
-	} | sql >"$WORK/round$round.out"
-	mapfile -t times < <(sed -n 's/^Execution Time: \([0-9.]*\) ms$/\1/p' "$WORK/round$round.out")
-	if [ ${#times[@]} -ne ${#LABELS[@]} ]; then
-		cat "$WORK/round$round.out" >&2
-		echo "round $round: expected ${#LABELS[@]} execution times, got ${#times[@]}" >&2
-		exit 1
-	fi
-	line=
-	for i in "${!LABELS[@]}"; do
-		[ "$round" -gt 0 ] && echo "${times[$i]}" >>"$WORK/times.$i"
-		line+="${LABELS[$i]} ${times[$i]%.*}  "
-	done
-	bs_log "  ms: $line"
-done
-for i in "${!LABELS[@]}"; do
-	label=${LABELS[$i]}
-	sort -g "$WORK/times.$i" >"$WORK/sorted.$i"
-	MEDIAN[$label]=$(sed -n "$(((RUNS + 1) / 2))p" "$WORK/sorted.$i")
-	MIN[$label]=$(head -1 "$WORK/sorted.$i")
-	MAX[$label]=$(tail -1 "$WORK/sorted.$i")
-done
+bench_rounds "$WORK" bloom "$RUNS" "$PREAMBLE" STATEMENT LABELS MEDIAN MIN MAX
 # the plan the planner chose for G (the last query), from the last round
-G_PLAN_TEXT=$(awk -v n=$((${#LABELS[@]} - 1)) '/^Execution Time/ { seen++; next } seen == n' "$WORK/round$RUNS.out")
+G_PLAN_TEXT=$(awk -v n=$((${#LABELS[@]} - 1)) '/^Execution Time/ { seen++; next } seen == n' "$WORK/bloom_round$RUNS.out")
 G_PLAN=$(sed -nE 's/^ *(-> +)?([A-Z][A-Za-z ]*[a-z])( on [a-z_]+)?  \(cost.*/\2\3/p' <<<"$G_PLAN_TEXT" | paste -sd',' - | sed 's/,/, /g')
 G_BATCHES=$(grep -m1 -oE 'Batches: [0-9]+' <<<"$G_PLAN_TEXT" || true)
 NON_MEMBERS=$((ROWS - G_COUNT))
 FALSE_POSITIVES=$((F_COUNT - G_COUNT))
 
 # ---------------------------------------------------------------------------
-# Peak memory: a fresh session warms its caches on a tiny filter, publishes its
-# pid, and waits until a background loop has read the baseline RssAnon (the
-# backend's private memory; shared_buffers are RssShmem); the loop then polls
-# /proc/<pid>/status every ~2 ms while query B runs (without forking: the
-# pause is a read with a timeout on a FIFO nobody writes).  That is fast
-# enough to catch the copy PostgreSQL makes of the result when the aggregate
-# finishes, which lives only a few milliseconds.
+# Peak memory while query B runs (bench_peak_memory, bench/lib.sh).
 # ---------------------------------------------------------------------------
 bs_log "measuring the backend's peak RssAnon during query B"
-# rss_anon PID: sets RSS to the RssAnon of PID in kB (no fork)
-rss_anon() {
-	local key value rest
-	RSS=0
-	while read -r key value rest; do
-		if [ "$key" = RssAnon: ]; then RSS=$value; return; fi
-	done <"/proc/$1/status"
-}
-(
-	while [ ! -s "$WORK/mem.pid" ]; do sleep 0.01; done
-	pid=$(cat "$WORK/mem.pid")
-	mkfifo "$WORK/tick"
-	exec {tick}<>"$WORK/tick"
-	rss_anon "$pid"
-	base=$RSS peak=$RSS samples=0
-	touch "$WORK/mem.ready"
-	while [ ! -e "$WORK/mem.done" ]; do
-		rss_anon "$pid"
-		[ "$RSS" -gt "$peak" ] && peak=$RSS
-		samples=$((samples + 1))
-		read -r -t 0.002 -u "$tick" || true
-	done
-	echo "$base $peak $samples" >"$WORK/mem.result"
-) &
-POLLER=$!
-sql >"$WORK/mem.out" <<SQL
-SELECT (bloom_info(bloom_agg(i, 1000, $FPR))).bytes FROM generate_series(1::bigint, 1000) i;
-\o $WORK/mem.pid.tmp
-SELECT pg_backend_pid();
-\o
-\! mv $WORK/mem.pid.tmp $WORK/mem.pid
-\! while [ ! -e $WORK/mem.ready ]; do sleep 0.01; done
-$EXPLAIN SELECT bloom_agg(id, $CAPACITY, $FPR) FROM t;
-\! touch $WORK/mem.done
-SQL
-wait "$POLLER"
-read -r MEM_BASE MEM_PEAK MEM_SAMPLES <"$WORK/mem.result"
-MEM_QUERY_MS=$(sed -n 's/^Execution Time: \([0-9.]*\) ms$/\1/p' "$WORK/mem.out")
+bench_peak_memory "$WORK" bloom \
+	"SELECT (bloom_info(bloom_agg(i, 1000, $FPR))).bytes FROM generate_series(1::bigint, 1000) i;" \
+	"SELECT bloom_agg(id, $CAPACITY, $FPR) FROM t"
 MEM_DELTA_KB=$((MEM_PEAK - MEM_BASE))
 MEM_LIMIT_KB=$((FILTER_BYTES / 1024 + 64 * 1024))
 
 # ---------------------------------------------------------------------------
 # Report
 # ---------------------------------------------------------------------------
-ratio() { awk -v a="${MEDIAN[$1]}" -v b="${MEDIAN[$2]}" 'BEGIN { printf "%.2f", a / b }'; }
-verdict() { awk -v r="$1" -v l="$2" 'BEGIN { print (r <= l ? "PASS" : "FAIL") }'; }
 mb() { awk -v k="$1" 'BEGIN { printf "%.1f MB", k / 1024 }'; }
 
 report() {
-	local label r
-	echo "| query | median ms | min ms | max ms |"
-	echo "|---|---:|---:|---:|"
-	for label in "${LABELS[@]}"; do
-		printf '| %s. `%s` | %.1f | %.1f | %.1f |\n' "$label" "${QUERY[$label]}" \
-			"${MEDIAN[$label]}" "${MIN[$label]}" "${MAX[$label]}"
-	done
-	echo
-	echo "| ratio | value | target | |"
-	echo "|---|---:|---|---|"
-	while read -r num den limit; do
-		r=$(ratio "$num" "$den")
-		if [ "$limit" = - ]; then
-			printf '| %s/%s | %s | - | |\n' "$num" "$den" "$r"
-		else
-			printf '| %s/%s | %s | <= %s | %s |\n' "$num" "$den" "$r" "$limit" "$(verdict "$r" "$limit")"
-		fi
-	done <<-EOF
+	bench_report_tables QUERY LABELS MEDIAN MIN MAX <<-EOF
 		B A 1.6
 		D C 1.6
 		F A 1.6
@@ -274,28 +216,9 @@ report() {
 	echo "G plan: ${G_PLAN:-?}${G_BATCHES:+ ($G_BATCHES)}."
 }
 
-{
-	echo "# bloomsketch server benchmark"
-	echo
-	echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-	echo "- machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
-		"$(awk '/^MemTotal/ { printf "%.0f GB RAM", $2 / 1048576 }' /proc/meminfo)"
-	echo "- server: $(sql -c 'SHOW server_version'), shared_buffers=3GB, work_mem=1GB," \
-		"max_parallel_workers_per_gather=0, jit=off"
-	echo "- data: t $ROWS rows ($T_SIZE), other $ROWS rows ($OTHER_SIZE), both prewarmed" \
-		"into shared_buffers"
-	echo "- load average (1, 5, 15 min) before timing: $LOAD_START; at the end:" \
-		"$(cut -d' ' -f1-3 /proc/loadavg) (a load above 1 means other processes shared the CPUs)"
-	echo
-	report
-} >"$WORK/report.md"
-
-mkdir -p "$RESULTS_DIR"
-cp "$WORK/report.md" "$RESULTS_DIR/server.md"
-echo
-cat "$WORK/report.md"
-echo
-bs_log "written to bench/results/server.md"
+write_report server "bloomsketch server benchmark" \
+	"t $ROWS rows ($T_SIZE), other $ROWS rows ($OTHER_SIZE), both prewarmed into shared_buffers" \
+	"$LOAD_START" report
 fi # run_bloom
 
 # ===========================================================================
@@ -319,7 +242,6 @@ bs_log "cms: sketch of t.s: w=$CMS_WIDTH, d=$CMS_DEPTH, copies=$CMS_COPIES, $CMS
 # every value of cms_probe occurs once in t: each estimate is 1 + its error
 CMS_ESTIMATE_SUM=$(sql -c "SELECT sum(cms_estimate((SELECT sketch FROM cms_store), s)) FROM cms_probe")
 
-CMS_EXPLAIN="EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON)"
 CMS_LABELS=(H I J K L M N O)
 declare -A CMS_QUERY CMS_MEDIAN CMS_MIN CMS_MAX
 CMS_QUERY[H]="SELECT count(id) FROM t"
@@ -332,59 +254,16 @@ CMS_QUERY[N]="SELECT g, cms_agg(id) FROM cms_groups GROUP BY g"
 CMS_QUERY[O]="SELECT g, count(*) FROM cms_groups GROUP BY g"
 
 CMS_LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
-for ((round = 0; round <= RUNS; round++)); do
-	bs_log "cms round $round of $RUNS$([ $round -eq 0 ] && echo ' (warm-up)')"
-	{
-		# map the tables' shared buffers before timing (see PREAMBLE)
-		echo "LOAD 'bloomsketch'; SELECT count(*) FROM t; SELECT count(*) FROM cms_probe; SELECT count(*) FROM cms_groups;"
-		for label in "${CMS_LABELS[@]}"; do printf '%s %s;\n' "$CMS_EXPLAIN" "${CMS_QUERY[$label]}"; done
-	} | sql >"$WORK/cms_round$round.out"
-	mapfile -t times < <(sed -n 's/^Execution Time: \([0-9.]*\) ms$/\1/p' "$WORK/cms_round$round.out")
-	if [ ${#times[@]} -ne ${#CMS_LABELS[@]} ]; then
-		cat "$WORK/cms_round$round.out" >&2
-		echo "cms round $round: expected ${#CMS_LABELS[@]} execution times, got ${#times[@]}" >&2
-		exit 1
-	fi
-	line=
-	for i in "${!CMS_LABELS[@]}"; do
-		[ "$round" -gt 0 ] && echo "${times[$i]}" >>"$WORK/cms_times.$i"
-		line+="${CMS_LABELS[$i]} ${times[$i]%.*}  "
-	done
-	bs_log "  ms: $line"
-done
-for i in "${!CMS_LABELS[@]}"; do
-	label=${CMS_LABELS[$i]}
-	sort -g "$WORK/cms_times.$i" >"$WORK/cms_sorted.$i"
-	CMS_MEDIAN[$label]=$(sed -n "$(((RUNS + 1) / 2))p" "$WORK/cms_sorted.$i")
-	CMS_MIN[$label]=$(head -1 "$WORK/cms_sorted.$i")
-	CMS_MAX[$label]=$(tail -1 "$WORK/cms_sorted.$i")
-done
+# (the preamble maps the tables' shared buffers before timing, see PREAMBLE)
+bench_rounds "$WORK" cms "$RUNS" \
+	"LOAD 'bloomsketch'; SELECT count(*) FROM t; SELECT count(*) FROM cms_probe; SELECT count(*) FROM cms_groups;" \
+	CMS_QUERY CMS_LABELS CMS_MEDIAN CMS_MIN CMS_MAX
 # the aggregation strategy of the grouped query (N), from the last round
 CMS_N_PLAN=$(awk -v n=6 '/^Execution Time/ { seen++; next } seen == n' "$WORK/cms_round$RUNS.out" |
 	grep -m1 -oE '(HashAggregate|GroupAggregate|MixedAggregate)' || true)
 
-cms_ratio() { awk -v a="${CMS_MEDIAN[$1]}" -v b="${CMS_MEDIAN[$2]}" 'BEGIN { printf "%.2f", a / b }'; }
-cms_verdict() { awk -v r="$1" -v l="$2" 'BEGIN { print (r <= l ? "PASS" : "FAIL") }'; }
-
 cms_report() {
-	local label r
-	echo "| query | median ms | min ms | max ms |"
-	echo "|---|---:|---:|---:|"
-	for label in "${CMS_LABELS[@]}"; do
-		printf '| %s. `%s` | %.1f | %.1f | %.1f |\n' "$label" "${CMS_QUERY[$label]}" \
-			"${CMS_MEDIAN[$label]}" "${CMS_MIN[$label]}" "${CMS_MAX[$label]}"
-	done
-	echo
-	echo "| ratio | value | target | |"
-	echo "|---|---:|---|---|"
-	while read -r num den limit; do
-		r=$(cms_ratio "$num" "$den")
-		if [ "$limit" = - ]; then
-			printf '| %s/%s | %s | - | |\n' "$num" "$den" "$r"
-		else
-			printf '| %s/%s | %s | <= %s | %s |\n' "$num" "$den" "$r" "$limit" "$(cms_verdict "$r" "$limit")"
-		fi
-	done <<-EOT
+	bench_report_tables CMS_QUERY CMS_LABELS CMS_MEDIAN CMS_MIN CMS_MAX <<-EOT
 		I H 1.4
 		K J 1.4
 		L M 1.5
@@ -404,25 +283,70 @@ cms_report() {
 		"$CMS_GROUPS sketches of $CMS_BYTES bytes, so the counters hit memory at random)."
 }
 
-{
-	echo "# bloomsketch server benchmark: count-min sketches"
-	echo
-	echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-	echo "- machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
-		"$(awk '/^MemTotal/ { printf "%.0f GB RAM", $2 / 1048576 }' /proc/meminfo)"
-	echo "- server: $(sql -c 'SHOW server_version'), shared_buffers=3GB, work_mem=1GB," \
-		"max_parallel_workers_per_gather=0, jit=off"
-	echo "- data: t $ROWS rows ($T_SIZE), cms_groups $ROWS rows, cms_probe $CMS_PROBES rows, prewarmed into shared_buffers"
-	echo "- load average (1, 5, 15 min) before timing: $CMS_LOAD_START; at the end:" \
-		"$(cut -d' ' -f1-3 /proc/loadavg) (a load above 1 means other processes shared the CPUs)"
-	echo
-	cms_report
-} >"$WORK/cms_report.md"
-
-mkdir -p "$RESULTS_DIR"
-cp "$WORK/cms_report.md" "$RESULTS_DIR/server_cms.md"
-echo
-cat "$WORK/cms_report.md"
-echo
-bs_log "written to bench/results/server_cms.md"
+write_report server_cms "bloomsketch server benchmark: count-min sketches" \
+	"t $ROWS rows ($T_SIZE), cms_groups $ROWS rows, cms_probe $CMS_PROBES rows, prewarmed into shared_buffers" \
+	"$CMS_LOAD_START" cms_report
 fi # run_cms
+
+# ===========================================================================
+# Heavy hitters (bench/run.sh topk runs this section alone).  On the same t:
+# building a summary with topk_agg(id, 100) against a plain count() of the
+# same column, with the peer sketches hll_add_agg and cms_agg beside it; the
+# same over the text column s and over id % 1000 (1,000 values of 1/1000 of
+# the rows each, so the summary of 100 counters keeps reducing); and the
+# backend's peak memory while building the summary from all rows and from a
+# tenth of them, which the counters bound, not the rows.  The ids are all
+# distinct: every row takes a new slot, and every 100 rows the table of 200
+# slots is reduced, the worst case for the per-row work.  Same method as
+# above.  Writes bench/results/server_topk.md.
+# ===========================================================================
+if run_topk; then
+printf '%s\n' "CREATE EXTENSION IF NOT EXISTS hll;" \
+	"SELECT 'prewarmed ' || pg_prewarm('t') || ' blocks';" | sql | sed 's/^/==> /' >&2
+TOPK_LABELS=(P Q R S T U V W)
+declare -A TOPK_QUERY TOPK_MEDIAN TOPK_MIN TOPK_MAX
+TOPK_QUERY[P]="SELECT count(id) FROM t"
+TOPK_QUERY[Q]="SELECT topk_agg(id, 100) FROM t"
+TOPK_QUERY[R]="SELECT hll_add_agg(hll_hash_bigint(id)) FROM t"
+TOPK_QUERY[S]="SELECT cms_agg(id) FROM t"
+TOPK_QUERY[T]="SELECT count(s) FROM t"
+TOPK_QUERY[U]="SELECT topk_agg(s, 100) FROM t"
+TOPK_QUERY[V]="SELECT count(id % 1000) FROM t"
+TOPK_QUERY[W]="SELECT topk_agg(id % 1000, 100) FROM t"
+
+TOPK_LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+bench_rounds "$WORK" topk "$RUNS" "LOAD 'bloomsketch'; LOAD 'hll'; SELECT count(*) FROM t;" \
+	TOPK_QUERY TOPK_LABELS TOPK_MEDIAN TOPK_MIN TOPK_MAX
+
+bs_log "measuring the backend's peak RssAnon during query Q, on all rows and on a tenth"
+TOPK_WARMUP="SELECT topk_total(topk_agg(i, 100)) FROM generate_series(1::bigint, 1000) i;"
+bench_peak_memory "$WORK" topk_all "$TOPK_WARMUP" "SELECT topk_agg(id, 100) FROM t"
+TOPK_MEM_ALL_KB=$((MEM_PEAK - MEM_BASE))
+bench_peak_memory "$WORK" topk_tenth "$TOPK_WARMUP" "SELECT topk_agg(id, 100) FROM t WHERE id <= $ROWS / 10"
+TOPK_MEM_TENTH_KB=$((MEM_PEAK - MEM_BASE))
+read -r TOPK_ENTRIES TOPK_ERROR TOPK_BYTES < <(sql -F ' ' -c \
+	"SELECT i.entries, i.max_error, i.bytes FROM (SELECT topk_agg(id % 1000, 100) AS s FROM t) v, LATERAL topk_info(v.s) i")
+
+topk_report() {
+	bench_report_tables TOPK_QUERY TOPK_LABELS TOPK_MEDIAN TOPK_MIN TOPK_MAX <<-EOT
+		Q P 1.6
+		R P -
+		S P -
+		U T -
+		W V -
+	EOT
+	echo
+	printf 'Peak backend memory while building the summary of query Q: RssAnon +%d kB over all %d rows, +%d kB over a tenth of them; target: no more over all rows than over a tenth + 1 MB: %s\n' \
+		"$TOPK_MEM_ALL_KB" "$ROWS" "$TOPK_MEM_TENTH_KB" \
+		"$([ "$TOPK_MEM_ALL_KB" -le $((TOPK_MEM_TENTH_KB + 1024)) ] && echo PASS || echo FAIL)"
+	echo
+	printf 'Query W'"'"'s summary: %s values listed, max_error %s (each value occurs %d times), %s bytes.\n' \
+		"$TOPK_ENTRIES" "$TOPK_ERROR" $((ROWS / 1000)) "$TOPK_BYTES"
+	echo
+	echo "Times: median of $RUNS runs after one warm-up, server-side \"Execution Time\" of"
+	echo "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON) (no planning, no result transfer)."
+}
+
+write_report server_topk "bloomsketch server benchmark: heavy hitters" \
+	"t $ROWS rows ($T_SIZE), prewarmed into shared_buffers" "$TOPK_LOAD_START" topk_report
+fi # run_topk

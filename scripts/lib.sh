@@ -5,7 +5,9 @@
 #
 # BS_PG_MAJOR chooses the PostgreSQL major version (15, Debian 12's, unless
 # set; 17 and 18 run in the chroots of scripts/chroot.sh), BS_PG_PORT the
-# throwaway server's port (54329 for 15, 54401 for 17, 54402 for 18).
+# throwaway server's port (54329 for 15, 54401 for 17, 54402 for 18),
+# BS_PG_BIN the binaries (default /usr/lib/postgresql/<major>/bin), for a
+# copy of PostgreSQL installed elsewhere.
 set -euo pipefail
 
 BS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -16,7 +18,7 @@ case $BS_PG_MAJOR in
 	*) BS_DEFAULT_PORT=54329 ;;
 esac
 export BS_PG_PORT=${BS_PG_PORT:-$BS_DEFAULT_PORT}
-PG_BIN=/usr/lib/postgresql/$BS_PG_MAJOR/bin
+PG_BIN=${BS_PG_BIN:-/usr/lib/postgresql/$BS_PG_MAJOR/bin}
 BS_PACKAGES=(postgresql-$BS_PG_MAJOR postgresql-server-dev-$BS_PG_MAJOR libxxhash-dev make gcc python3)
 
 bs_log() { printf '==> %s\n' "$*" >&2; }

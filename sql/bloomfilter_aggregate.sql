@@ -230,13 +230,16 @@ RESET ALL;
 
 -- Every aggregate declares the size of a typical state for the planner's
 -- hash-aggregation memory estimates, and it is the size of the real thing.
--- (bloom_agg, bloom_fit_agg and cms_agg have one overload per arity for
--- anyelement and for each of 17 column types; bloom_fit_agg's typical state
--- is a list of 1,024 distinct hashes, 16 bytes each after 56 of header, rate
--- and ceiling.)
+-- (bloom_agg, bloom_fit_agg, cms_agg and topk_agg have one overload per arity
+-- for anyelement and for each of 17 column types.)  bloom_fit_agg's typical
+-- state is a list of 1,024 distinct hashes, 16 bytes each after 56 of header,
+-- rate and ceiling.  A topk_agg(value, 100) state, once full, is a table of
+-- 200 slots of 72 bytes, an index of 512 slot numbers and 200 words of
+-- scratch, with the state's header: 18 kB (src/core/bs_topk_table.h).
 SELECT p.proname, a.aggtransspace,
 	bool_and(a.aggtransspace = CASE WHEN p.proname = 'bloom_fit_agg' THEN 40 + 8 * (2 + 2 * 1024)
 	                       WHEN p.proname LIKE 'bloom%' THEN (bloom_info(bloom_create(100000))).bytes
+	                       WHEN p.proname LIKE 'topk%' THEN 18432
 	                       ELSE (cms_info(cms_create())).bytes END) AS matches_typical_state,
 	count(*) AS overloads
 FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid

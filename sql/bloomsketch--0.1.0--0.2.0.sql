@@ -266,3 +266,234 @@ BEGIN
 	END LOOP;
 END
 $$;
+
+-- ---------------------------------------------------------------------------
+-- The topksketch type: the most frequent values of a column, with bounds
+-- that survive merging (docs/topk.md)
+-- ---------------------------------------------------------------------------
+
+CREATE TYPE topksketch;
+
+CREATE FUNCTION topksketch_in(cstring) RETURNS topksketch
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+CREATE FUNCTION topksketch_out(topksketch) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+CREATE FUNCTION topksketch_recv(internal) RETURNS topksketch
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+CREATE FUNCTION topksketch_send(topksketch) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+
+CREATE TYPE topksketch (
+	INPUT = topksketch_in,
+	OUTPUT = topksketch_out,
+	RECEIVE = topksketch_recv,
+	SEND = topksketch_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = extended
+);
+
+COMMENT ON TYPE topksketch IS
+	'heavy-hitters summary (Misra-Gries, mergeable): the most frequent values with bounds on their counts';
+COMMENT ON FUNCTION topksketch_in(cstring) IS
+	'text input of topksketch: topk:v1:<family>:counters=..:entries=..:total=..:error=..:bytes=..:<base64 entries>';
+COMMENT ON FUNCTION topksketch_out(topksketch) IS
+	'text output of topksketch, the exact inverse of its input';
+COMMENT ON FUNCTION topksketch_recv(internal) IS
+	'binary input of topksketch (little-endian serialized form), validated';
+COMMENT ON FUNCTION topksketch_send(topksketch) IS
+	'binary output of topksketch (little-endian serialized form)';
+
+CREATE FUNCTION topksketch_to_bytea(topksketch) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+CREATE FUNCTION topksketch_from_bytea(bytea) RETURNS topksketch
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+CREATE CAST (topksketch AS bytea) WITH FUNCTION topksketch_to_bytea(topksketch);
+CREATE CAST (bytea AS topksketch) WITH FUNCTION topksketch_from_bytea(bytea);
+COMMENT ON FUNCTION topksketch_to_bytea(topksketch) IS
+	'the serialized bytes of a topksketch (40-byte little-endian header, then the entries)';
+COMMENT ON FUNCTION topksketch_from_bytea(bytea) IS
+	'a topksketch from its serialized bytes, validated like binary input';
+COMMENT ON CAST (topksketch AS bytea) IS
+	'the serialized bytes of a topksketch';
+COMMENT ON CAST (bytea AS topksketch) IS
+	'a topksketch from its serialized bytes, validated';
+
+CREATE FUNCTION topk_items(summary topksketch)
+	RETURNS TABLE (value text, count bigint, lower_bound bigint, upper_bound bigint)
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100 ROWS 100;
+COMMENT ON FUNCTION topk_items(topksketch) IS
+	'the listed values, best first, in their type''s text form: count, the occurrences counted (never above the true count, as lower_bound), and upper_bound (never below it)';
+
+CREATE FUNCTION topk_total(summary topksketch) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION topk_total(topksketch) IS
+	'the number of non-NULL values the summary counted';
+
+CREATE FUNCTION topk_info(summary topksketch,
+	OUT counters integer, OUT entries integer, OUT total bigint, OUT max_error bigint,
+	OUT error_bound float8, OUT family text, OUT bytes bigint, OUT format_version integer)
+	RETURNS record
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION topk_info(topksketch) IS
+	'parameters of a topksketch: counters (c), entries listed, total (N), max_error (an unlisted value occurs at most this often; a listed one at most this much above its lower bound), error_bound (N/(c+1), which max_error never exceeds), family, bytes, format_version';
+
+CREATE FUNCTION topk_merge(a topksketch, b topksketch) RETURNS topksketch
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION topk_merge(topksketch, topksketch) IS
+	'the summary of both streams (the merge of Agarwal et al.); both must have the same counters and family';
+CREATE OPERATOR + (
+	LEFTARG = topksketch,
+	RIGHTARG = topksketch,
+	FUNCTION = topk_merge,
+	COMMUTATOR = +
+);
+COMMENT ON OPERATOR + (topksketch, topksketch) IS 'merge of two summaries (topk_merge)';
+
+-- Not strict: the first non-NULL value creates the state; later ones are
+-- counted into it in place.
+CREATE FUNCTION topk_agg_trans(state topksketch, value anyelement, k integer)
+	RETURNS topksketch
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
+COMMENT ON FUNCTION topk_agg_trans(topksketch, anyelement, integer) IS
+	'transition function of topk_agg(value, k): counts the value into the state in place';
+CREATE FUNCTION topk_agg_trans(state topksketch, value anyelement, k integer, epsilon float8)
+	RETURNS topksketch
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
+COMMENT ON FUNCTION topk_agg_trans(topksketch, anyelement, integer, float8) IS
+	'transition function of topk_agg(value, k, epsilon): counts the value into the state in place';
+
+-- Strict, so the first non-NULL input becomes the state; later ones are
+-- merged into it in place.
+CREATE FUNCTION topk_merge_trans(state topksketch, summary topksketch) RETURNS topksketch
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION topk_merge_trans(topksketch, topksketch) IS
+	'transition and combine function of topk_merge_agg, combine function of topk_agg: merges a summary into the state in place';
+CREATE FUNCTION topk_agg_final(state topksketch) RETURNS topksketch
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION topk_agg_final(topksketch) IS
+	'final function of topk_agg and topk_merge_agg: the summary in its stored form';
+
+-- As for bloom_agg and cms_agg: the anyelement aggregates have no combine
+-- function (Citus would push them down to fail on its workers), and
+-- concrete-typed overloads, which Citus pushes down, have one.
+CREATE AGGREGATE topk_agg(value anyelement, k integer) (
+	SFUNC = topk_agg_trans, STYPE = topksketch, SSPACE = 18432,
+	FINALFUNC = topk_agg_final, PARALLEL = SAFE);
+COMMENT ON AGGREGATE topk_agg(anyelement, integer) IS
+	'a topksketch of the non-NULL values with k counters: lists every value occurring more than N/(k+1) times';
+CREATE AGGREGATE topk_agg(value anyelement, k integer, epsilon float8) (
+	SFUNC = topk_agg_trans, STYPE = topksketch, SSPACE = 18432,
+	FINALFUNC = topk_agg_final, PARALLEL = SAFE);
+COMMENT ON AGGREGATE topk_agg(anyelement, integer, float8) IS
+	'a topksketch of the non-NULL values with max(k, ceil(1/epsilon) - 1) counters: lists every value occurring more than epsilon N times';
+DO $$
+DECLARE
+	value_type text;
+	args text;
+	arg_names text;
+BEGIN
+	FOREACH value_type IN ARRAY ARRAY['smallint', 'integer', 'bigint', 'numeric', 'real',
+		'double precision', 'text', 'varchar', 'bpchar', 'name', '"char"', 'bytea', 'uuid', 'date',
+		'timestamp', 'timestamptz', 'boolean']
+	LOOP
+		FOREACH args IN ARRAY ARRAY['k integer', 'k integer, epsilon float8']
+		LOOP
+			arg_names := regexp_replace(args, ' [a-z0-9]+(,|$)', '\1', 'g');
+			EXECUTE format('CREATE FUNCTION topk_agg_trans(state topksketch, value %s, %s) '
+				'RETURNS topksketch AS %L, %L LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5',
+				value_type, args, 'MODULE_PATHNAME', 'topk_agg_trans');
+			EXECUTE format('COMMENT ON FUNCTION topk_agg_trans(topksketch, %s, %s) IS %L',
+				value_type, args, format('transition function of topk_agg(%s, %s): counts the value into the state in place',
+					value_type, arg_names));
+			EXECUTE format('CREATE AGGREGATE topk_agg(value %s, %s) (SFUNC = topk_agg_trans, '
+				'STYPE = topksketch, SSPACE = 18432, FINALFUNC = topk_agg_final, '
+				'COMBINEFUNC = topk_merge_trans, PARALLEL = SAFE)', value_type, args);
+			EXECUTE format('COMMENT ON AGGREGATE topk_agg(%s, %s) IS %L', value_type, args,
+				format('a topksketch of the non-NULL %s values (as topk_agg(anyelement, %s)), '
+					'typed so that Citus can push it down', value_type, arg_names));
+		END LOOP;
+	END LOOP;
+END
+$$;
+
+CREATE AGGREGATE topk_merge_agg(topksketch) (
+	SFUNC = topk_merge_trans, STYPE = topksketch, SSPACE = 18432,
+	FINALFUNC = topk_agg_final, COMBINEFUNC = topk_merge_trans, PARALLEL = SAFE);
+COMMENT ON AGGREGATE topk_merge_agg(topksketch) IS
+	'merge of the non-NULL summaries (the merge of Agarwal et al.); NULL when there are none';
+
+CREATE FUNCTION topksketch_eq(topksketch, topksketch) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+CREATE FUNCTION topksketch_ne(topksketch, topksketch) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+CREATE FUNCTION topksketch_lt(topksketch, topksketch) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+CREATE FUNCTION topksketch_le(topksketch, topksketch) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+CREATE FUNCTION topksketch_gt(topksketch, topksketch) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+CREATE FUNCTION topksketch_ge(topksketch, topksketch) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+CREATE FUNCTION topksketch_cmp(topksketch, topksketch) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+CREATE FUNCTION topksketch_hash(topksketch) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+CREATE FUNCTION topksketch_hash_extended(topksketch, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION topksketch_eq(topksketch, topksketch) IS 'equal counters, values, counts and texts';
+COMMENT ON FUNCTION topksketch_ne(topksketch, topksketch) IS 'different counters, values, counts or texts';
+COMMENT ON FUNCTION topksketch_lt(topksketch, topksketch) IS 'btree order: header fields, then entries';
+COMMENT ON FUNCTION topksketch_le(topksketch, topksketch) IS 'btree order: header fields, then entries';
+COMMENT ON FUNCTION topksketch_gt(topksketch, topksketch) IS 'btree order: header fields, then entries';
+COMMENT ON FUNCTION topksketch_ge(topksketch, topksketch) IS 'btree order: header fields, then entries';
+COMMENT ON FUNCTION topksketch_cmp(topksketch, topksketch) IS 'btree support function for topksketch';
+COMMENT ON FUNCTION topksketch_hash(topksketch) IS 'hash support function for topksketch';
+COMMENT ON FUNCTION topksketch_hash_extended(topksketch, bigint) IS 'seeded hash support function for topksketch';
+
+CREATE OPERATOR = (
+	LEFTARG = topksketch, RIGHTARG = topksketch, FUNCTION = topksketch_eq,
+	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = topksketch, RIGHTARG = topksketch, FUNCTION = topksketch_ne,
+	COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = topksketch, RIGHTARG = topksketch, FUNCTION = topksketch_lt,
+	COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = topksketch, RIGHTARG = topksketch, FUNCTION = topksketch_le,
+	COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = topksketch, RIGHTARG = topksketch, FUNCTION = topksketch_gt,
+	COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = topksketch, RIGHTARG = topksketch, FUNCTION = topksketch_ge,
+	COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (topksketch, topksketch) IS 'equal counters, values, counts and texts';
+COMMENT ON OPERATOR <> (topksketch, topksketch) IS 'different counters, values, counts or texts';
+COMMENT ON OPERATOR < (topksketch, topksketch) IS 'btree order (for sorting only)';
+COMMENT ON OPERATOR <= (topksketch, topksketch) IS 'btree order (for sorting only)';
+COMMENT ON OPERATOR > (topksketch, topksketch) IS 'btree order (for sorting only)';
+COMMENT ON OPERATOR >= (topksketch, topksketch) IS 'btree order (for sorting only)';
+
+CREATE OPERATOR CLASS topksketch_ops DEFAULT FOR TYPE topksketch USING btree AS
+	OPERATOR 1 <,
+	OPERATOR 2 <=,
+	OPERATOR 3 =,
+	OPERATOR 4 >=,
+	OPERATOR 5 >,
+	FUNCTION 1 topksketch_cmp(topksketch, topksketch);
+COMMENT ON OPERATOR CLASS topksketch_ops USING btree IS 'btree operator class for topksketch';
+CREATE OPERATOR CLASS topksketch_hash_ops DEFAULT FOR TYPE topksketch USING hash AS
+	OPERATOR 1 =,
+	FUNCTION 1 topksketch_hash(topksketch),
+	FUNCTION 2 topksketch_hash_extended(topksketch, bigint);
+COMMENT ON OPERATOR CLASS topksketch_hash_ops USING hash IS 'hash operator class for topksketch';
+COMMENT ON OPERATOR FAMILY topksketch_ops USING btree IS 'btree operator family of topksketch';
+COMMENT ON OPERATOR FAMILY topksketch_hash_ops USING hash IS 'hash operator family of topksketch';

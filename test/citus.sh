@@ -13,6 +13,10 @@
 #    the workers (worker_partial_agg with a typed overload, coord_combine_agg);
 #  * the same over columns of other types (arrays, jsonb, interval, ranges,
 #    time, inet): the same bytes, the rows gathered to the coordinator;
+#  * topk_agg (both arities) over the same columns, plain and GROUP BY g, and
+#    topk_merge_agg over a distributed column of summaries: pushed down as
+#    the others, and every summary meets its guarantees against the exact
+#    counts of the local twin (its bytes may differ: docs/topk.md);
 #  * GROUP BY the distribution column (the whole aggregate on the workers),
 #    1.2 MB filters (bloom_agg's prefetch pipeline), and over a distributed
 #    column of filters and sketches: bloom_union_agg, bloom_intersect_agg,
@@ -201,9 +205,42 @@ column_checks() { # GROUP COLUMN MODE
 typed=(int2 int4 int8 numeric float4 float8 text varchar bpchar name char bytea uuid date timestamp
 	timestamptz boolean)
 others=(int4_array jsonb interval int4range time inet)
+# the SQL type of each column, to read topk_items' texts back
+declare -A sql_type=([int2]=int2 [int4]=int4 [int8]=int8 [numeric]=numeric [float4]=float4
+	[float8]=float8 [text]=text [varchar]=varchar [bpchar]=bpchar [name]=name [char]='"char"'
+	[bytea]=bytea [uuid]=uuid [date]=date [timestamp]=timestamp [timestamptz]=timestamptz
+	[boolean]=boolean [int4_array]='int4[]' [jsonb]=jsonb [interval]=interval
+	[int4range]=int4range [time]=time [inet]=inet)
+
+# topk_agg over a column: plain and GROUP BY g, over both tables, checked
+# against the exact counts (check_topk, setup.sql)
+topk_checks() { # GROUP COLUMN TYPE MODE
+	local grp=$1 c=$2 typ=$3 mode=$4 f tbl
+	for tbl in all few; do
+		for f in "topk_agg($c, 20)" "topk_agg($c, 5, 0.1)"; do
+			printf "SELECT check_topk(%s, %s, %s, %s, %s, %s, %s, %s, false);\n" "$(lit "$grp")" \
+				"$(lit "$f over $tbl")" "$(lit "SELECT 0 AS g, $f AS s FROM T")" "$(lit "$mode")" \
+				"$(lit "$tbl")" "$(lit "local_$tbl")" "$(lit "$c")" "$(lit "$typ")"
+			printf "SELECT check_topk(%s, %s, %s, %s, %s, %s, %s, %s, true);\n" "$(lit "$grp")" \
+				"$(lit "$f over $tbl, GROUP BY g")" "$(lit "SELECT g, $f AS s FROM T GROUP BY g ORDER BY g")" \
+				"$(lit "$mode")" "$(lit "$tbl")" "$(lit "local_$tbl")" "$(lit "$c")" "$(lit "$typ")"
+		done
+	done
+}
 {
 	for t in "${typed[@]}"; do column_checks "typed: $t" "c_$t" partial; done
 	for t in "${others[@]}"; do column_checks "other: $t" "o_$t" gathered; done
+	for t in "${typed[@]}"; do topk_checks "heavy hitters: typed" "c_$t" "${sql_type[$t]}" partial; done
+	for t in "${others[@]}"; do topk_checks "heavy hitters: other" "o_$t" "${sql_type[$t]}" gathered; done
+	# (an ordered aggregate is not split into partial ones: any plan will do)
+	for f in "topk_merge_agg(k)|partial" "topk_merge_agg(k ORDER BY id, day)|any"; do
+		printf "SELECT check_topk(%s, %s, %s, %s, %s, %s, %s, %s, false);\n" "'heavy hitters: summaries'" \
+			"$(lit "${f%|*}")" "$(lit "SELECT 0 AS g, ${f%|*} AS s FROM T")" "$(lit "${f#*|}")" "'sketches'" \
+			"'local_all'" "'least(abs(c_int4) % 17, abs(c_int4) % 5)'" "'int4'"
+		printf "SELECT check_topk(%s, %s, %s, %s, %s, %s, %s, %s, true);\n" "'heavy hitters: summaries'" \
+			"$(lit "${f%|*} GROUP BY day")" "$(lit "SELECT day AS g, ${f%|*} AS s FROM T GROUP BY day ORDER BY day")" \
+			"$(lit "${f#*|}")" "'sketches'" "'local_all'" "'least(abs(c_int4) % 17, abs(c_int4) % 5)'" "'int4'"
+	done
 	for c in c_int8 c_text; do
 		for s in double double_square double_cube partition independent blocked; do
 			q "schemes" "bloom_agg($c, 5000, 0.01, '$s')" "SELECT bloom_agg($c, 5000, 0.01, '$s') FROM T" partial
@@ -244,13 +281,16 @@ if ! out=$(psql -f "$work/checks.sql" 2>&1); then
 	fail "running the checks" "$out"
 	finish
 fi
-echo "==> $(grep -c check_query "$work/checks.sql") checks run in $((SECONDS - start)) s" >&2
+echo "==> $(grep -cE 'check_(query|topk)' "$work/checks.sql") checks run in $((SECONDS - start)) s" >&2
 
 while IFS='|' read -r grp total bad detail; do
 	if [ "$bad" = 0 ]; then
 		case $grp in
 			typed:*) ok "$grp: $total queries byte-identical to the local table, pushed down (worker_partial_agg)" ;;
 			other:*) ok "$grp: $total queries byte-identical to the local table, rows gathered to the coordinator" ;;
+			"heavy hitters: typed"*) ok "$grp: $total queries whose summaries meet their guarantees, pushed down (worker_partial_agg)" ;;
+			"heavy hitters: other"*) ok "$grp: $total queries whose summaries meet their guarantees, rows gathered to the coordinator" ;;
+			"heavy hitters"*) ok "$grp: $total queries whose summaries meet their guarantees, plans as expected" ;;
 			*) ok "$grp: $total queries byte-identical to the local table, plans as expected" ;;
 		esac
 	else
@@ -262,10 +302,10 @@ done < <(psql -At -F'|' -c "SELECT grp, count(*), count(*) FILTER (WHERE NOT ok)
 
 # every type the test lists has its group of checks (none silently missing)
 groups=$(psql -Atc "SELECT count(DISTINCT grp) FROM checks")
-if [ "$groups" -eq $((${#typed[@]} + ${#others[@]} + 5)) ]; then
+if [ "$groups" -eq $((${#typed[@]} + ${#others[@]} + 8)) ]; then
 	ok "all $groups groups of checks ran"
 else
-	fail "groups of checks" "$groups groups ran, $((${#typed[@]} + ${#others[@]} + 5)) expected"
+	fail "groups of checks" "$groups groups ran, $((${#typed[@]} + ${#others[@]} + 8)) expected"
 fi
 
 # ---------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Dump and restore of tables holding bloomfilter and cmsketch values: pg_dump
+# Dump and restore of tables holding bloomfilter, cmsketch and topksketch
+# values: pg_dump
 # and pg_restore in custom, directory (2 jobs) and plain format, and COPY in
 # text, csv and binary.  Every value must come back byte for byte: the md5 of
 # each value's serialized form (::bytea) is compared row by row.
@@ -20,9 +21,10 @@ source "$(dirname "$0")/scratch_dbs.sh"
 psql -d bs_dump_src <<'SQL'
 CREATE EXTENSION bloomsketch;
 
--- One row per case; f and c are independent columns so that NULLs appear in
--- either or both.
-CREATE TABLE sketches (id int PRIMARY KEY, what text NOT NULL, f bloomfilter, c cmsketch);
+-- One row per case; f, c and t are independent columns so that NULLs appear
+-- in any of them.
+CREATE TABLE sketches (id int PRIMARY KEY, what text NOT NULL, f bloomfilter, c cmsketch,
+	t topksketch);
 
 -- Bloom filters of every value family (scheme double).
 INSERT INTO sketches (id, what, f) VALUES
@@ -65,6 +67,16 @@ INSERT INTO sketches (id, what, c) VALUES
 		(SELECT cms_agg(i, 0.01, 0.01) FROM generate_series(500, 3000) i))),
 	(46, 'cms numeric', cms_add(cms_create(0.1, 0.1), 2.0::numeric));
 
+-- Heavy-hitters summaries of several families, texts and sizes.
+INSERT INTO sketches (id, what, t) VALUES
+	(90, 'topk empty, family none', 'topk:v1:none:counters=5:entries=0:total=0:error=0:bytes=0:'),
+	(91, 'topk integer, reduced', (SELECT topk_agg(i % 37 * (i % 5), 10) FROM generate_series(1, 10000) i)),
+	(92, 'topk text, non-ASCII and long', (SELECT topk_agg(repeat('é' || (i % 9), 1 + i % 50), 20)
+		FROM generate_series(1, 2000) i)),
+	(93, 'topk numeric, texts apart from keys', (SELECT topk_agg(x, 3) FROM unnest('{1.0,1.00,2.50}'::numeric[]) x)),
+	(94, 'topk other (inet)', (SELECT topk_agg(('10.0.0.' || i % 7)::inet, 4) FROM generate_series(1, 100) i)),
+	(95, 'topk 100000 counters (out of line)', (SELECT topk_agg(i, 100000) FROM generate_series(1, 60000) i));
+
 -- Both types in one row, and NULLs.
 INSERT INTO sketches VALUES
 	(60, 'both', (SELECT bloom_agg(i, 100) FROM generate_series(1, 50) i),
@@ -97,7 +109,7 @@ SQL
 digest_sql() {
 	case $1 in
 	sketches*) echo "SELECT id || ' ' || coalesce(md5(f::bytea), 'null') || ' ' || coalesce(md5(c::bytea), 'null')
-		FROM $1 ORDER BY id" ;;
+		|| ' ' || coalesce(md5(t::bytea), 'null') FROM $1 ORDER BY id" ;;
 	arrays*) echo "SELECT id || ' ' || coalesce((SELECT string_agg(coalesce(md5(x::bytea), 'null'), ',' ORDER BY o)
 			FROM unnest(fs) WITH ORDINALITY u(x, o)), 'null') || ' ' || coalesce((SELECT string_agg(coalesce(md5(x::bytea), 'null'), ',' ORDER BY o)
 			FROM unnest(cs) WITH ORDINALITY u(x, o)), 'null') || ' ' || coalesce(array_length(fs, 1), -1) || ' ' || coalesce(array_length(cs, 1), -1)
@@ -108,13 +120,13 @@ digest() { psql -At -d "$1" -c "$(digest_sql "$2")"; }
 
 for table in sketches arrays; do digest bs_dump_src $table >"$work/want.$table"; done
 rows=$(cat "$work/want.sketches" | wc -l)
-values=$(psql -At -d bs_dump_src -c "SELECT count(f) + count(c) FROM sketches")
+values=$(psql -At -d bs_dump_src -c "SELECT count(f) + count(c) + count(t) FROM sketches")
 echo "source: $rows rows, $values values in sketches, $(wc -l <"$work/want.arrays") rows in arrays"
 
 # The large sparse values must really be stored compressed, and the dense
 # ones out of line, or the test does not cover what it claims.
 psql -At -d bs_dump_src -c "SELECT id, pg_column_size(f), octet_length(f::bytea), pg_column_size(c), octet_length(c::bytea)
-	FROM sketches WHERE id >= 80 ORDER BY id" | while IFS='|' read -r id fs fb cs cb; do
+	FROM sketches WHERE id BETWEEN 80 AND 89 ORDER BY id" | while IFS='|' read -r id fs fb cs cb; do
 	echo "  row $id: bloomfilter stored in $fs of $fb bytes, cmsketch stored in ${cs:-NULL} of ${cb:-NULL} bytes"
 done
 status=0
@@ -194,7 +206,8 @@ for table in sketches arrays; do
 done
 
 # The restored values are usable: the same answers as in the source.
-answers="SELECT string_agg(id || ':' || coalesce(bloom_cardinality(f)::text, '-') || ':' || coalesce(cms_total(c)::text, '-'), ',' ORDER BY id) FROM sketches"
+answers="SELECT string_agg(id || ':' || coalesce(bloom_cardinality(f)::text, '-') || ':' || coalesce(cms_total(c)::text, '-')
+	|| ':' || coalesce((SELECT string_agg(value || '=' || count, ' ') FROM topk_items(t)), '-'), ',' ORDER BY id) FROM sketches"
 want=$(psql -At -d bs_dump_src -c "$answers")
 for db in bs_dump_custom bs_dump_dir bs_dump_plain; do
 	if [ "$(psql -At -d $db -c "$answers" 2>&1)" = "$want" ]; then

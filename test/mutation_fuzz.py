@@ -12,7 +12,9 @@
 
 Mutations of the serialized bytes: bit flips, byte changes, header fields set
 to edge values (version, scheme, family, reserved, k, m, seed, items / w, d,
-copies, seed, total), size fields changed with the length adjusted to match,
+copies, seed, total / counters, entries, total, error, bytes), the fields of
+a summary's first entry (count, lower bound, key and text lengths), size
+fields changed with the length adjusted to match,
 truncation, extension, payload words, splices of two seeds.  Text inputs are
 either the text rendering of such a mutation or a character-level mutation
 of a seed's text form (numbers, tokens, base64, separators).
@@ -32,9 +34,15 @@ BLOOM_FIELDS = [("version", 0, 1), ("scheme", 1, 1), ("family", 2, 1),
 CMS_FIELDS = [("version", 0, 1), ("family", 1, 1), ("reserved", 2, 2),
               ("type_tag", 4, 4), ("w", 8, 4), ("d", 12, 2), ("copies", 14, 2),
               ("seed", 16, 8), ("total", 24, 8)]
-HEADER = {"bloom": 36, "cms": 32}
-FIELDS = {"bloom": BLOOM_FIELDS, "cms": CMS_FIELDS}
-TYPE = {"bloom": "bloomfilter", "cms": "cmsketch"}
+TOPK_FIELDS = [("version", 0, 1), ("family", 1, 1), ("reserved", 2, 2),
+               ("type_tag", 4, 4), ("counters", 8, 4), ("entries", 12, 4),
+               ("total", 16, 8), ("error", 24, 8), ("bytes", 32, 8),
+               ("count", 40, 8), ("lower", 48, 8), ("key_length", 56, 4),
+               ("text_length", 60, 4)]
+HEADER = {"bloom": 36, "cms": 32, "topk": 40}
+FIELDS = {"bloom": BLOOM_FIELDS, "cms": CMS_FIELDS, "topk": TOPK_FIELDS}
+TYPE = {"bloom": "bloomfilter", "cms": "cmsketch", "topk": "topksketch"}
+KINDS = ("bloom", "cms", "topk")
 FAMILIES = ["none", "integer", "text", "bytea", "uuid", "numeric", "float",
             "bool", "date", "timestamp", "timestamptz"]
 SCHEMES = ["unknown", "double", "double_square", "double_cube", "partition",
@@ -63,6 +71,10 @@ def edge_values(rng, name, size, old):
         values += PRIMES + [p * 512 for p in (1, 2, 3)] + [244, 4 * 61, 64, 65]
     if name in ("k", "d", "copies"):
         values += [64, 65, 1024, 1025, 4096, 65535]
+    if name in ("counters", "entries", "key_length", "text_length", "bytes"):
+        values += [4, 7, 8, 16, 17, 100, 1000000, 1000001, 0xFFFFFFFF, 750000000]
+    if name in ("total", "error", "count", "lower"):
+        values += [(1 << 63) - 1, 1 << 63, old * 2, old + 100]
     if name == "scheme":
         values += list(range(8))
     if name == "family":
@@ -74,6 +86,9 @@ def edge_values(rng, name, size, old):
 
 def payload_size(kind, data):
     """Payload bytes a header asks for, or None when unreasonably large."""
+    if kind == "topk":
+        size = field_get(data, 32, 8)
+        return size if size <= 16384 else None
     if kind == "bloom":
         count = (field_get(data, 12, 8) + 63) // 64
     else:
@@ -99,7 +114,7 @@ def mutate_once(rng, kind, data, seeds):
     elif op in ("field", "resize"):
         fields = FIELDS[kind]
         if op == "resize":
-            fields = [f for f in fields if f[0] in ("m", "w", "d", "copies", "k")]
+            fields = [f for f in fields if f[0] in ("m", "w", "d", "copies", "k", "bytes")]
         name, offset, size = rng.choice(fields)
         value = rng.choice(edge_values(rng, name, size, field_get(data, offset, size)))
         field_set(data, offset, size, value)
@@ -147,6 +162,11 @@ def render_text(kind, data):
             return "other-%08x" % tag
         return FAMILIES[code] if code < len(FAMILIES) else "unknown"
 
+    if kind == "topk":
+        return "topk:v%d:%s:counters=%d:entries=%d:total=%d:error=%d:bytes=%d:%s" % (
+            data[0], family(data[1], field_get(data, 4, 4)), field_get(data, 8, 4),
+            field_get(data, 12, 4), field_get(data, 16, 8), field_get(data, 24, 8),
+            field_get(data, 32, 8), payload)
     if kind == "bloom":
         return "bloom:v%d:%s:%s:k=%d:m=%d:seed=%d:items=%d:%s" % (
             data[0], SCHEMES[data[1]] if data[1] < len(SCHEMES) else "unknown",
@@ -234,7 +254,7 @@ def generate(workdir, count, rng_seed):
     os.makedirs(os.path.join(workdir, "recv"), exist_ok=True)
     attempt_id = 0
     with open(os.path.join(workdir, "attempts.tsv"), "w") as out:
-        for kind in ("bloom", "cms"):
+        for kind in KINDS:
             for i in range(count):
                 seed = rng.choice(seeds[kind])
                 data, op = mutate(rng, kind, seed, seeds[kind])
@@ -269,7 +289,7 @@ def report(workdir):
                 bad.append((attempt_id, kind, path, op, state, checked))
     states = sorted({s for (_, _, s) in by_path})
     print("%-6s %-6s" % ("type", "path") + "".join("%8s" % s for s in states) + "   total")
-    for kind in ("bloom", "cms"):
+    for kind in KINDS:
         for path in ("bytea", "text", "recv"):
             row = [by_path[(kind, path, s)] for s in states]
             print("%-6s %-6s" % (kind, path) + "".join("%8d" % n for n in row) + "%8d" % sum(row))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# test/mutation_fuzz.sh — server-side mutation fuzz of the bloomfilter and
-# cmsketch input paths.
+# test/mutation_fuzz.sh — server-side mutation fuzz of the bloomfilter,
+# cmsketch and topksketch input paths.
 #
 #   test/mutation_fuzz.sh [MUTATIONS]      (default 10000 per type)
 #
@@ -82,9 +82,24 @@ WITH c(s) AS (
 		FROM generate_series(1, 100) i
 )
 SELECT 'cms', encode(s::bytea, 'hex'), s::text FROM c;
+WITH t(s) AS (
+	SELECT 'topk:v1:none:counters=3:entries=0:total=0:error=0:bytes=0:'::topksketch
+	UNION ALL SELECT topk_agg(i % 13, 5) FROM generate_series(1, 200) i
+	UNION ALL SELECT topk_agg('k' || (i % 7), 3) FROM generate_series(1, 300) i
+	UNION ALL SELECT topk_agg(i::numeric / 4, 10) FROM generate_series(1, 60) i
+	UNION ALL SELECT topk_agg(md5((i % 9)::text)::uuid, 4) FROM generate_series(1, 40) i
+	UNION ALL SELECT topk_agg(('10.0.0.' || (i % 6))::inet, 4) FROM generate_series(1, 30) i
+	UNION ALL SELECT topk_agg(ROW(i % 4, 'r' || (i % 4)), 3) FROM generate_series(1, 30) i
+	UNION ALL SELECT topk_agg(repeat(md5((i % 5)::text), 10), 4) FROM generate_series(1, 50) i
+	UNION ALL SELECT topk_agg(i % 3 = 0, 2) FROM generate_series(1, 20) i
+	UNION ALL SELECT topk_agg(date '2024-01-01' + i % 5, 2) + topk_agg(date '2024-01-03', 2)
+		FROM generate_series(1, 25) i
+)
+SELECT 'topk', encode(s::bytea, 'hex'), s::text FROM t;
 SQL
 [ "$seeds_ok" -eq 1 ] || fail "the server could not build the seed values"
-echo "seeds: $(grep -c '^bloom' "$work/seeds.tsv") bloomfilters, $(grep -c '^cms' "$work/seeds.tsv") cmsketches"
+echo "seeds: $(grep -c '^bloom' "$work/seeds.tsv") bloomfilters, $(grep -c '^cms' "$work/seeds.tsv") cmsketches," \
+	"$(grep -c '^topk' "$work/seeds.tsv") topksketches"
 
 python3 "$here/mutation_fuzz.py" generate "$work" "$count" "${MUTATION_SEED:-1}" ||
 	fail "cannot generate the mutations"

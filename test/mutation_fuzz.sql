@@ -10,6 +10,7 @@ CREATE TABLE mf_attempt (id int PRIMARY KEY, kind text, path text, op text,
 CREATE TABLE mf_outcome (id int, kind text, path text, op text, state text, post text);
 CREATE TABLE mf_recv_bloom (id int, v bloomfilter);
 CREATE TABLE mf_recv_cms (id int, v cmsketch);
+CREATE TABLE mf_recv_topk (id int, v topksketch);
 
 -- Checks on an accepted filter: 'ok', 'ok-known' (a check skipped for a bug
 -- already reported), or the name of the check that failed.
@@ -99,6 +100,46 @@ BEGIN
 	RETURN 'ok';
 END $$;
 
+-- Checks on an accepted summary: 'ok' or the name of the check that failed.
+-- A merge whose total passes bigint (22003) is a documented outcome.
+CREATE FUNCTION mf_check_topk(t topksketch, input bytea, input_text text)
+RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	info record;
+	merged topksketch;
+BEGIN
+	IF input IS NOT NULL AND t::bytea <> input THEN
+		RETURN 'bytes-differ';
+	END IF;
+	IF input_text IS NOT NULL AND t::text <> input_text THEN
+		RETURN 'text-differs';
+	END IF;
+	IF t::text::topksketch::bytea <> t::bytea OR t::text::topksketch <> t THEN
+		RETURN 'text-round-trip';
+	END IF;
+	info := topk_info(t);
+	IF (SELECT count(*) FROM topk_items(t)) <> info.entries
+		OR EXISTS (SELECT 1 FROM topk_items(t)
+		           WHERE NOT (count = lower_bound AND lower_bound <= upper_bound
+		                      AND upper_bound <= info.total AND upper_bound - lower_bound <= info.max_error)) THEN
+		RETURN 'items';
+	END IF;
+	PERFORM topksketch_hash(t), topksketch_hash_extended(t, 1), t < t;
+	BEGIN
+		merged := t + t;
+		IF topk_total(merged) <> 2 * info.total OR merged::text::topksketch <> merged THEN
+			RETURN 'self-merge';
+		END IF;
+		IF info.family IN ('none', 'integer') AND
+			topk_total(t + (SELECT topk_agg(7::bigint, info.counters))) <> info.total + 1 THEN
+			RETURN 'count-lost';
+		END IF;
+	EXCEPTION WHEN numeric_value_out_of_range THEN
+		NULL;
+	END;
+	RETURN 'ok';
+END $$;
+
 CREATE FUNCTION mf_run(first_id int, last_id int) RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -107,6 +148,7 @@ DECLARE
 	input_text text;
 	b bloomfilter;
 	c cmsketch;
+	k topksketch;
 	state text;
 	post text;
 	n bigint := 0;
@@ -121,21 +163,27 @@ BEGIN
 				input := NULL;
 				IF r.kind = 'bloom' THEN
 					b := input_text::bloomfilter;
-				ELSE
+				ELSIF r.kind = 'cms' THEN
 					c := input_text::cmsketch;
+				ELSE
+					k := input_text::topksketch;
 				END IF;
 			ELSIF r.path = 'bytea' THEN
 				IF r.kind = 'bloom' THEN
 					b := input::bloomfilter;
-				ELSE
+				ELSIF r.kind = 'cms' THEN
 					c := input::cmsketch;
+				ELSE
+					k := input::topksketch;
 				END IF;
 			ELSE
 				EXECUTE format('COPY mf_recv_%s FROM %L WITH (FORMAT binary)', r.kind, r.file);
 				IF r.kind = 'bloom' THEN
 					DELETE FROM mf_recv_bloom WHERE id = r.id RETURNING v INTO STRICT b;
-				ELSE
+				ELSIF r.kind = 'cms' THEN
 					DELETE FROM mf_recv_cms WHERE id = r.id RETURNING v INTO STRICT c;
+				ELSE
+					DELETE FROM mf_recv_topk WHERE id = r.id RETURNING v INTO STRICT k;
 				END IF;
 			END IF;
 			state := '00000';
@@ -146,8 +194,10 @@ BEGIN
 			BEGIN
 				IF r.kind = 'bloom' THEN
 					post := mf_check_bloom(b, input, input_text);
-				ELSE
+				ELSIF r.kind = 'cms' THEN
 					post := mf_check_cms(c, input, input_text);
+				ELSE
+					post := mf_check_topk(k, input, input_text);
 				END IF;
 			EXCEPTION WHEN OTHERS THEN
 				post := 'error-' || SQLSTATE;

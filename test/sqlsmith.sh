@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# test/sqlsmith.sh — random SQL over bloomfilter and cmsketch values with
-# sqlsmith (Debian package sqlsmith).
+# test/sqlsmith.sh — random SQL over bloomfilter, cmsketch and topksketch
+# values with sqlsmith (Debian package sqlsmith).
 #
 #   test/sqlsmith.sh [MAX_QUERIES] [SECONDS]     (defaults 20000 and 180)
 #
-# Creates a database with the extension and tables holding both types next
+# Creates a database with the extension and tables holding the three types next
 # to bigint, int, text, bytea, float, boolean, timestamptz and uuid columns
 # (valid values of several schemes and families, their serialized bytes and
 # text forms, a few NULLs), then runs sqlsmith on it (--exclude-catalog, so
@@ -97,6 +97,14 @@ SELECT 1, bloom_agg(body, 4000000, 0.01), cms_agg(body, 0.00001, 0.01) FROM long
 UNION ALL SELECT 2, bloom_agg(tags, 100), cms_agg(doc) FROM long_values
 UNION ALL SELECT 3, bloom_agg(blob, 100, 0.01, 'blocked'), cms_agg(span) FROM long_values;
 
+CREATE TABLE heavy (id int, words topksketch, users topksketch, tags topksketch, n bigint);
+INSERT INTO heavy
+SELECT id % 4, topk_agg(word, 5), topk_agg(user_id, 10, 0.05), topk_agg(tag, 3), count(*)
+FROM events GROUP BY id % 4;
+INSERT INTO heavy VALUES (9, 'topk:v1:none:counters=5:entries=0:total=0:error=0:bytes=0:', NULL, NULL, 0);
+INSERT INTO heavy
+SELECT 20, topk_agg(body, 5), NULL, topk_agg(span, 3), count(*) FROM long_values;
+
 CREATE VIEW filters AS
 SELECT day, users, users::bytea AS bytes, users::text AS spelled, bloom_cardinality(users) AS estimate
 FROM daily;
@@ -124,7 +132,7 @@ echo "sqlsmith: $queries queries, $errors errors (${rate:-?} error rate; $timeou
 echo "most frequent errors naming the extension's types or functions:"
 awk '/^queries: / { n = 0 } /^[0-9]+\t/ { lines[n++] = $0 }
 	END { for (i = 0; i < n; i++) print lines[i] }' "$work/sqlsmith.err" |
-	grep -E 'bloom|cms|sketch' | sort -rn | head -6 | sed 's/^/    /' || true
+	grep -E 'bloom|cms|topk|sketch' | sort -rn | head -6 | sed 's/^/    /' || true
 
 # The SQLSTATEs of errors raised in the extension's source files (server log).
 if [ -n "$WATCH_LOG" ]; then

@@ -23,119 +23,14 @@
 #include "bs_primes.h"
 #include "bs_cms_probe.h"		/* bs_cms_add_inline */
 #include "bs_probe.h"			/* bs_map_uniform and xxhash, to recompute positions */
+#include "check.h"
 
-/* ---- the runner ---- */
+/* ---- the runner (check.h) ---- */
 
-#define MAX_REPORTED 200
-
-static unsigned long checks_run;
-static unsigned long checks_failed;
-
-static bool
-check_at(bool ok, const char *file, int line, const char *expr, const char *context)
-{
-	checks_run++;
-	if (!ok)
-	{
-		checks_failed++;
-		if (checks_failed <= MAX_REPORTED)
-			printf("%s:%d: check failed: %s%s%s\n", file, line, expr,
-				   context != NULL && context[0] != '\0' ? " -- " : "",
-				   context != NULL ? context : "");
-		else if (checks_failed == MAX_REPORTED + 1)
-			printf("(further failures not shown)\n");
-		fflush(stdout);
-	}
-	return ok;
-}
-
-#define CHECK(expr) check_at((expr) ? true : false, __FILE__, __LINE__, #expr, NULL)
-
-#define CHECKF(expr, ...) \
-	do { \
-		bool		ok_ = (expr) ? true : false; \
-		char		context_[1024] = ""; \
-		if (!ok_) \
-			snprintf(context_, sizeof(context_), __VA_ARGS__); \
-		check_at(ok_, __FILE__, __LINE__, #expr, context_); \
-	} while (0)
-
-static const char *
-status_name(bs_status s)
-{
-	switch (s)
-	{
-		case BS_OK:
-			return "BS_OK";
-		case BS_ERR_FORMAT:
-			return "BS_ERR_FORMAT";
-		case BS_ERR_PARAM:
-			return "BS_ERR_PARAM";
-		case BS_ERR_TOO_LARGE:
-			return "BS_ERR_TOO_LARGE";
-		case BS_ERR_MISMATCH:
-			return "BS_ERR_MISMATCH";
-	}
-	return "(unknown status)";
-}
-
-static bool
-check_status_at(bs_status got, bs_status want, const bs_error *err,
-				const char *file, int line, const char *expr, const char *what)
-{
-	char		context[900] = "";
-
-	if (got != want)
-		snprintf(context, sizeof(context), "%s%sgot %s, want %s%s%s%s%s",
-				 what != NULL ? what : "", what != NULL ? ": " : "",
-				 status_name(got), status_name(want),
-				 got != BS_OK ? " (message: " : "",
-				 got != BS_OK ? err->message : "",
-				 got != BS_OK ? "; detail: " : "",
-				 got != BS_OK ? err->detail : "");
-	check_at(got == want, file, line, expr, context);
-	if (got == want && got != BS_OK)
-	{
-		snprintf(context, sizeof(context), "%s%serror record: status %s, message \"%s\"",
-				 what != NULL ? what : "", what != NULL ? ": " : "",
-				 status_name(err->status), err->message);
-		check_at(err->status == got && err->message[0] != '\0', file, line,
-				 "the bs_error is filled in", context);
-	}
-	return got == want;
-}
-
-#define CHECK_STATUS(expr, want, errp) \
-	check_status_at((memset((errp), 0, sizeof(*(errp))), (expr)), (want), (errp), \
-					__FILE__, __LINE__, #expr, NULL)
-#define CHECK_STATUS_WHAT(expr, want, errp, what) \
-	check_status_at((memset((errp), 0, sizeof(*(errp))), (expr)), (want), (errp), \
-					__FILE__, __LINE__, #expr, (what))
+unsigned long checks_run;
+unsigned long checks_failed;
 
 /* ---- helpers ---- */
-
-static void *
-xcalloc(size_t n)
-{
-	void	   *p = calloc(1, n == 0 ? 1 : n);
-
-	if (p == NULL)
-	{
-		fprintf(stderr, "test_cms: out of memory (%zu bytes)\n", n);
-		exit(2);
-	}
-	return p;
-}
-
-static uint64_t
-splitmix64(uint64_t *state)
-{
-	uint64_t	z = (*state += UINT64_C(0x9E3779B97F4A7C15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-	return z ^ (z >> 31);
-}
 
 static void
 put_le64(uint8_t *p, uint64_t v)

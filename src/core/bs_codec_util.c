@@ -10,6 +10,7 @@
 #include "bs_base64.h"
 #include "bs_bloom.h"
 #include "bs_cms.h"
+#include "bs_topk.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define HOST_IS_LITTLE_ENDIAN 1
@@ -158,12 +159,12 @@ check_canonical_header(const char *type_name, const char *canonical,
 	return BS_OK;
 }
 
-/* BS_ERR_FORMAT unless the payload has the length of `words` words in base64. */
+/* BS_ERR_FORMAT unless the payload has the length of `bytes` bytes in base64. */
 static bs_status
-check_payload_length(const char *type_name, const char *shape, uint64_t words,
+check_payload_length(const char *type_name, const char *shape, uint64_t bytes,
 					 size_t given, bs_error *err)
 {
-	uint64_t	expected = bs_base64_encoded_length(8 * words);
+	uint64_t	expected = bs_base64_encoded_length(bytes);
 
 	if ((uint64_t) given == expected)
 		return BS_OK;
@@ -213,7 +214,28 @@ read_payload(const char *type_name, const char *what, const char *payload,
 	return BS_OK;
 }
 
+/* Read a byte payload from its canonical base64; what names it in the error. */
+static bs_status
+read_payload_bytes(const char *type_name, const char *what, const char *payload,
+				   size_t length, uint8_t *bytes, uint64_t count, bs_error *err)
+{
+	size_t		bad_offset;
+
+	if (!bs_base64_decode(payload, length, bytes, count, &bad_offset))
+		return bs_fail_typed(err, BS_ERR_FORMAT, "invalid input syntax for type %s", type_name,
+							 "The base64 %s are not canonical at character %zu of the %s.",
+							 what, bad_offset, what);
+	return BS_OK;
+}
+
 /* ---- one type's forms ---- */
+
+/* The payload's size in bytes that checked params call for. */
+static uint64_t
+payload_size(const bs_form *form, const void *params)
+{
+	return form->payload_bytes != NULL ? form->payload_bytes(params) : 8 * form->words(params);
+}
 
 /* A field's value in memory, of its width. */
 static uint64_t
@@ -371,7 +393,7 @@ bs_form_decode_header(const bs_form *form, const uint8_t *in, size_t length, voi
 		return status;
 	form->describe(params, shape, sizeof(shape));
 	return bs_check_value_length(form->type_name, shape,
-								 form->serial_header_bytes + 8 * form->words(params),
+								 form->serial_header_bytes + payload_size(form, params),
 								 length, err);
 }
 
@@ -402,7 +424,7 @@ bs_form_parse_text_header(const bs_form *form, const char *text, size_t length,
 	if ((status = form->check_params(params, err)) != BS_OK)
 		return status;
 	form->describe(params, shape, sizeof(shape));
-	if ((status = check_payload_length(form->type_name, shape, form->words(params),
+	if ((status = check_payload_length(form->type_name, shape, payload_size(form, params),
 									   length - header.payload_offset, err)) != BS_OK)
 		return status;
 	*payload_offset = header.payload_offset;
@@ -412,7 +434,7 @@ bs_form_parse_text_header(const bs_form *form, const char *text, size_t length,
 uint64_t
 bs_form_value_bytes(const bs_form *form, const void *params)
 {
-	return form->value_header_bytes + 8 * form->words(params);
+	return form->value_header_bytes + payload_size(form, params);
 }
 
 /* The words of a value, after its header; and the same to read only. */
@@ -433,8 +455,12 @@ bs_form_load_serialized(const bs_form *form, void *value, const void *params,
 						const uint8_t *in, bs_error *err)
 {
 	set_header(form, value, params);
-	bs_words_from_le(in + form->serial_header_bytes, form->words(params),
-					 value_words(form, value));
+	if (form->payload_bytes != NULL)
+		memcpy(value_words(form, value), in + form->serial_header_bytes,
+			   form->payload_bytes(params));
+	else
+		bs_words_from_le(in + form->serial_header_bytes, form->words(params),
+						 value_words(form, value));
 	return form->check_words(value, err);
 }
 
@@ -445,17 +471,24 @@ bs_form_load_text(const bs_form *form, void *value, const void *params,
 	bs_status	status;
 
 	set_header(form, value, params);
-	if ((status = read_payload(form->type_name, form->words_name, payload, payload_length,
-							   value_words(form, value), form->words(params), err)) != BS_OK)
+	if (form->payload_bytes != NULL)
+		status = read_payload_bytes(form->type_name, form->words_name, payload, payload_length,
+									(uint8_t *) value_words(form, value),
+									form->payload_bytes(params), err);
+	else
+		status = read_payload(form->type_name, form->words_name, payload, payload_length,
+							  value_words(form, value), form->words(params), err);
+	if (status != BS_OK)
 		return status;
 	return form->check_words(value, err);
 }
 
-/* Room for the params of either type. */
+/* Room for the params of any type. */
 typedef union any_params
 {
 	bs_bloom_params bloom;
 	bs_cms_params cms;
+	bs_topk_params topk;
 } any_params;
 
 uint64_t
@@ -464,7 +497,7 @@ bs_form_serial_bytes(const bs_form *form, const void *value)
 	any_params	params;
 
 	bs_form_get_params(form, value, &params);
-	return form->serial_header_bytes + 8 * form->words(&params);
+	return form->serial_header_bytes + payload_size(form, &params);
 }
 
 void
@@ -474,8 +507,12 @@ bs_form_serialize(const bs_form *form, const void *value, uint8_t *out)
 
 	bs_form_get_params(form, value, &params);
 	write_header(form, value, out);
-	bs_words_to_le(stored_words(form, value), form->words(&params),
-				   out + form->serial_header_bytes);
+	if (form->payload_bytes != NULL)
+		memcpy(out + form->serial_header_bytes, stored_words(form, value),
+			   form->payload_bytes(&params));
+	else
+		bs_words_to_le(stored_words(form, value), form->words(&params),
+					   out + form->serial_header_bytes);
 }
 
 uint64_t
@@ -486,17 +523,26 @@ bs_form_text_length(const bs_form *form, const void *value)
 
 	bs_form_get_params(form, value, &params);
 	return form->format_prefix(&params, prefix, sizeof(prefix)) +
-		bs_base64_encoded_length(8 * form->words(&params));
+		bs_base64_encoded_length(payload_size(form, &params));
 }
 
 void
 bs_form_format_text(const bs_form *form, const void *value, char *out)
 {
 	any_params	params;
+	char	   *payload;
 
 	bs_form_get_params(form, value, &params);
-	format_payload(stored_words(form, value), form->words(&params),
-				   out + form->format_prefix(&params, out, BS_TEXT_PREFIX_MAX));
+	payload = out + form->format_prefix(&params, out, BS_TEXT_PREFIX_MAX);
+	if (form->payload_bytes != NULL)
+	{
+		uint64_t	bytes = form->payload_bytes(&params);
+
+		bs_base64_encode((const uint8_t *) stored_words(form, value), bytes, payload);
+		payload[bs_base64_encoded_length(bytes)] = '\0';
+	}
+	else
+		format_payload(stored_words(form, value), form->words(&params), payload);
 }
 
 /* ---- the fields of text headers ---- */

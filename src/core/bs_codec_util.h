@@ -122,11 +122,11 @@ typedef struct bs_header_field
 
 /*
  * What reading and writing the forms needs to know of a type; each codec
- * defines one.  A value is the type's struct in memory (bs_bloom, bs_cms):
- * its varlena length word, the header fields, then its 64-bit words from
- * value_header_bytes on.  params points to the type's params struct
- * (bs_bloom_params, bs_cms_params): the header fields alone, as decoded
- * from untrusted input.
+ * defines one.  A value is the type's struct in memory (bs_bloom, bs_cms,
+ * bs_topk): its varlena length word, the header fields, then its payload
+ * from value_header_bytes on: 64-bit words, or bytes (payload_bytes).
+ * params points to the type's params struct (bs_bloom_params, bs_cms_params,
+ * bs_topk_params): the header fields alone, as decoded from untrusted input.
  */
 typedef struct bs_form
 {
@@ -149,6 +149,12 @@ typedef struct bs_form
 	bs_status	(*check_words) (const void *value, bs_error *err);
 	/* the number of words that checked params call for */
 	uint64_t	(*words) (const void *params);
+	/*
+	 * For a type whose payload is a byte string rather than words (copied
+	 * as it is, its fields already little-endian): its length in bytes that
+	 * checked params call for; NULL for the word arrays.
+	 */
+	uint64_t	(*payload_bytes) (const void *params);
 	/* the start of a sentence about the size: "A filter of 1000 bits" */
 	void		(*describe) (const void *params, char *out, size_t size);
 	/* the text header's fields, version included, into params */

@@ -28,6 +28,12 @@ pg_noreturn void bs_not_in_aggregate_error(const char *function,
 /* Raise the error a core function reported. */
 pg_noreturn void bs_report(const bs_error *err, BsSource source);
 
+/*
+ * Raise the failure of an update or merge of counts: 22003 for a count out
+ * of range (BS_ERR_TOO_LARGE), else as bs_report does for binary input.
+ */
+pg_noreturn void bs_report_arith(const bs_error *err);
+
 /* XX001 for a stored value whose header does not match its size. */
 pg_noreturn void bs_report_corrupt(const bs_error *err);
 

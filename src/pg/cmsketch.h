@@ -25,9 +25,6 @@ bs_cms	   *bs_cms_alloc(MemoryContext context, uint32 width, uint32 depth,
 void		bs_cms_size_or_error(double epsilon, double delta, uint32 *width,
 								 uint32 *depth, uint32 *copies);
 
-/* Raise the error of an update or merge: 22003 for a count out of range. */
-pg_noreturn void bs_cms_report_arith(const bs_error *err);
-
 /* The O(1) shape check of a stored sketch: XX001 when it is corrupt. */
 void		bs_cms_check_shape_or_error(const bs_cms *cms);
 

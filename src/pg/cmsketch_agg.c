@@ -176,7 +176,7 @@ cms_merge_trans(PG_FUNCTION_ARGS)
 	bs_cms_check_shape_or_error(state);
 	bs_cms_check_shape_or_error(other);
 	if (bs_cms_merge_into(state, other, &err) != BS_OK)
-		bs_cms_report_arith(&err);
+		bs_report_arith(&err);
 	if (state->total > (uint64) PG_INT64_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),

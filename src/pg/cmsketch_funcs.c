@@ -23,18 +23,6 @@
 
 /* ---- errors shared with cmsketch_io.c and cmsketch_agg.c ---- */
 
-/* Raise an update or merge error; a count out of range is 22003. */
-void
-bs_cms_report_arith(const bs_error *err)
-{
-	if (err->status == BS_ERR_TOO_LARGE)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("%s", err->message),
-				 err->detail[0] ? errdetail("%s", err->detail) : 0));
-	bs_report(err, BS_SOURCE_BINARY);
-}
-
 /* O(1) check that a stored sketch's header matches its size. */
 void
 bs_cms_check_shape_or_error(const bs_cms *cms)
@@ -80,7 +68,7 @@ bs_cms_add_error(bs_cms *cms, const bs_cms_probe *probe, const void *data,
 
 	if (bs_cms_add(cms, probe, data, length, count, &err) == BS_OK)
 		elog(ERROR, "cmsketch update refused a count the checked update accepts");
-	bs_cms_report_arith(&err);
+	bs_report_arith(&err);
 }
 
 /* A uint64 count as bigint, or 22003. */
@@ -241,7 +229,7 @@ cms_inner_product(PG_FUNCTION_ARGS)
 	bs_cms_check_shape_or_error(a);
 	bs_cms_check_shape_or_error(b);
 	if (bs_cms_inner_product(a, b, &product, &err) != BS_OK)
-		bs_cms_report_arith(&err);
+		bs_report_arith(&err);
 	PG_RETURN_INT64(count_to_int64(product, "inner product"));
 }
 
@@ -299,7 +287,7 @@ merge_copy(FunctionCallInfo fcinfo, CmsMergeInto merge)
 	bs_cms_check_shape_or_error(result);
 	bs_cms_check_shape_or_error(other);
 	if (merge(result, other, &err) != BS_OK)
-		bs_cms_report_arith(&err);
+		bs_report_arith(&err);
 	(void) count_to_int64(result->total, "total");
 	PG_RETURN_POINTER(result);
 }

@@ -1,8 +1,8 @@
 /*
  * report.c — errors the whole SQL layer raises: a core failure as an
- * ereport with the fitting SQLSTATE (docs/design.md decision 4), a stored
- * value found corrupt, and a transition function called outside its
- * aggregate.
+ * ereport with the fitting SQLSTATE (docs/design.md decision 4), the failure
+ * of an update or merge, a stored value found corrupt, and a transition
+ * function called outside its aggregate.
  */
 #include "bloomsketch.h"
 
@@ -36,6 +36,17 @@ bs_report(const bs_error *err, BsSource source)
 			 err->detail[0] ? errdetail("%s", err->detail) : 0,
 			 err->hint[0] ? errhint("%s", err->hint) : 0));
 	pg_unreachable();
+}
+
+void
+bs_report_arith(const bs_error *err)
+{
+	if (err->status == BS_ERR_TOO_LARGE)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%s", err->message),
+				 err->detail[0] ? errdetail("%s", err->detail) : 0));
+	bs_report(err, BS_SOURCE_BINARY);
 }
 
 void

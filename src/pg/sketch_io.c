@@ -1,5 +1,5 @@
 /*
- * sketch_io.c — reading and writing the forms of either type (the core's
+ * sketch_io.c — reading and writing the forms of any type (the core's
  * bs_form), and memory for values: sizes are checked against PostgreSQL's
  * allocation limit before anything is allocated.
  */
@@ -7,11 +7,14 @@
 
 #include "utils/memutils.h"
 
-/* Room for the params of either type. */
+#include "../core/bs_topk.h"
+
+/* Room for the params of any type. */
 typedef union AnyParams
 {
 	bs_bloom_params bloom;
 	bs_cms_params cms;
+	bs_topk_params topk;
 } AnyParams;
 
 void *

@@ -62,9 +62,10 @@ CREATE TABLE dist_big (LIKE local_big);
 SELECT create_distributed_table('dist_big', 'id');
 INSERT INTO dist_big SELECT * FROM local_big;
 
--- A distributed column of filters and sketches: one per (id, day).
+-- A distributed column of filters, sketches and summaries: one per (id, day).
 CREATE TABLE local_sketches AS
-SELECT id % 40 AS id, g AS day, bloom_agg(c_int8, 2000) AS f, cms_agg(c_text) AS s
+SELECT id % 40 AS id, g AS day, bloom_agg(c_int8, 2000) AS f, cms_agg(c_text) AS s,
+	topk_agg(least(abs(c_int4) % 17, abs(c_int4) % 5), 10) AS k
 FROM local_all GROUP BY id % 40, g;
 CREATE TABLE dist_sketches (LIKE local_sketches);
 SELECT create_distributed_table('dist_sketches', 'id');
@@ -107,11 +108,35 @@ $$;
 CREATE FUNCTION citus_mode(plan text) RETURNS text LANGUAGE sql AS $$
 	SELECT CASE
 		WHEN plan LIKE '%worker_partial_agg(%' AND plan LIKE '%coord_combine_agg(%' THEN 'partial'
-		WHEN plan ~ 'Query: SELECT [^\n]*(bloom|cms)_[a-z_]*agg\(' THEN 'workers'
+		WHEN plan ~ 'Query: SELECT [^\n]*(bloom|cms|topk)_[a-z_]*agg\(' THEN 'workers'
 		ELSE 'gathered' END
 $$;
 
 CREATE TABLE checks (grp text, what text, ok boolean, detail text);
+
+-- Record the outcome of a check: a problem with query qd, or NULL when none.
+CREATE FUNCTION record_check(grp text, what text, qd text, problem text) RETURNS void
+LANGUAGE sql AS $$
+	INSERT INTO checks VALUES (grp, what, problem IS NULL,
+		CASE WHEN problem IS NOT NULL THEN qd || ': ' || problem END)
+$$;
+
+-- What is wrong with the plan of query qd, or NULL: another mode than
+-- want_mode ('any' takes any), or, run partially, a worker query that names
+-- an anyelement overload.
+CREATE FUNCTION plan_problem(qd text, want_mode text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	plan text := query_plan(qd);
+	mode text := citus_mode(plan);
+BEGIN
+	IF want_mode <> 'any' AND mode <> want_mode THEN
+		RETURN format('ran %s, expected %s', mode, want_mode);
+	ELSIF mode = 'partial' AND plan LIKE '%anyelement%' THEN
+		RETURN 'the worker query names an anyelement overload';
+	END IF;
+	RETURN NULL;
+END
+$$;
 
 -- check(group, what, query over "T", expected mode): runs the query with T
 -- replaced by the distributed and by the local table, and records whether
@@ -125,28 +150,77 @@ DECLARE
 	ql text := replace(q, ' T', ' local_' || tbl);
 	dd text;
 	ld text;
-	plan text;
-	mode text;
 	problem text := NULL;
 BEGIN
 	BEGIN
 		dd := query_digest(qd);
 		ld := query_digest(ql);
-		plan := query_plan(qd);
-		mode := citus_mode(plan);
 		IF dd IS DISTINCT FROM ld THEN
 			problem := format('distributed %s, local %s', dd, ld);
 		ELSIF ld LIKE '0 rows%' THEN
 			problem := 'no rows';
-		ELSIF want_mode <> 'any' AND mode <> want_mode THEN
-			problem := format('ran %s, expected %s', mode, want_mode);
-		ELSIF mode = 'partial' AND plan LIKE '%anyelement%' THEN
-			problem := 'the worker query names an anyelement overload';
+		ELSE
+			problem := plan_problem(qd, want_mode);
 		END IF;
 	EXCEPTION WHEN OTHERS THEN
 		problem := SQLERRM;
 	END;
-	INSERT INTO checks VALUES (grp, what, problem IS NULL,
-		CASE WHEN problem IS NOT NULL THEN qd || ': ' || problem END);
+	PERFORM record_check(grp, what, qd, problem);
 END
 $$;
+
+-- check_topk(group, what, query over "T", expected mode, table, exact, value,
+-- type, grouped): a topksketch of the distributed table may have other bytes
+-- than that of the local twin (merged partial summaries depend on the split,
+-- docs/topk.md), so instead of comparing bytes this checks the guarantees of
+-- every summary the distributed query returns against the exact counts of
+-- the expression `value` over the local table `exact`: its total is the
+-- number of non-NULL values; each listed value, read back as `type`, has
+-- lower_bound <= its count <= upper_bound; a value not listed occurs at most
+-- max_error and at most N/(c+1) times.  The query returns (g, s): with
+-- grouped, a summary of the rows of group g, else of all rows (g is 0).
+CREATE FUNCTION check_topk(grp text, what text, q text, want_mode text, tbl text,
+	exact text, value text, typ text, grouped boolean) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+	qd text := replace(q, ' T', ' dist_' || tbl);
+	r record;
+	holds boolean;
+	summaries int := 0;
+	problem text := NULL;
+BEGIN
+	BEGIN
+		FOR r IN EXECUTE qd LOOP
+			IF r.s IS NULL THEN
+				CONTINUE;
+			END IF;
+			EXECUTE format($c$
+				WITH info AS (SELECT * FROM topk_info($1)),
+				counts AS (SELECT %1$s AS v, count(*) AS n FROM %2$s
+				           WHERE %1$s IS NOT NULL AND (NOT $2 OR g = $3) GROUP BY 1),
+				listed AS (SELECT t.*, coalesce(c.n, 0) AS n
+				           FROM topk_items($1) t LEFT JOIN counts c ON c.v = t.value::%3$s)
+				SELECT (SELECT sum(n) FROM counts) = info.total
+					AND coalesce((SELECT bool_and(lower_bound <= n AND n <= upper_bound) FROM listed), true)
+					AND NOT EXISTS (SELECT 1 FROM counts c
+						WHERE NOT EXISTS (SELECT 1 FROM topk_items($1) t WHERE t.value::%3$s = c.v)
+						AND (c.n > info.max_error OR c.n * (info.counters + 1) > info.total))
+				FROM info $c$, value, exact, typ)
+			INTO holds USING r.s, grouped, r.g;
+			summaries := summaries + 1;
+			IF holds IS NOT TRUE THEN
+				problem := format('the summary of group %s breaks a guarantee', r.g);
+				EXIT;
+			END IF;
+		END LOOP;
+		IF problem IS NULL AND summaries = 0 THEN
+			problem := 'no summaries';
+		ELSIF problem IS NULL THEN
+			problem := plan_problem(qd, want_mode);
+		END IF;
+	EXCEPTION WHEN OTHERS THEN
+		problem := SQLERRM;
+	END;
+	PERFORM record_check(grp, what, qd, problem);
+END
+$$;
+

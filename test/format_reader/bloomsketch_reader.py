@@ -111,6 +111,13 @@ def family_token(family, tag):
     return "other-%08x" % tag if family == 11 else FAMILIES[family]
 
 
+def parse_family_token(token):
+    """(family, tag) of a family token: a family name or other-<8 hex digits>."""
+    if token.startswith("other-"):
+        return 11, int(token[6:], 16)
+    return FAMILIES.index(token), 0
+
+
 # ---- canonical bytes ----
 
 def normalize_numeric(text):
@@ -516,7 +523,7 @@ class CountMinSketch:
         head = text.split(":")
         fam = head[2]
         fields = dict(f.split("=", 1) for f in head[3:8])
-        family, tag = (11, int(fam[6:], 16)) if fam.startswith("other-") else (FAMILIES.index(fam), 0)
+        family, tag = parse_family_token(fam)
         w, d, copies = int(fields["w"]), int(fields["d"]), int(fields["copies"])
         header = (bytes([int(head[1][1:]), family]) + b"\0\0" + le32(tag) + le32(w)
                   + d.to_bytes(2, "little") + copies.to_bytes(2, "little")

@@ -4,7 +4,9 @@ against the test vectors of docs/vectors/, which the C core
 (test/test_vectors.c) and the server (sql/format_vectors.sql) also pass:
 canonical bytes and family tokens from each value's type and payload,
 positions and columns from those bytes, whole filters and sketches built,
-written, read back and probed.  Where libxxhash is installed, the pure-Python
+written, read back and probed.  The summaries the server wrote in
+test/topksketch_v1.tsv are read (topk_reader.py), and two of them rebuilt
+from their streams, byte for byte.  Where libxxhash is installed, the pure-Python
 XXH3 is also compared with it on every input length up to 300 and a few long
 ones.  Exit status 1 on any difference.
 
@@ -12,6 +14,7 @@ ones.  Exit status 1 on any difference.
 """
 import csv
 import ctypes
+import hashlib
 import ctypes.util
 import json
 import os
@@ -21,6 +24,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bloomsketch_reader import (BloomFilter, CountMinSketch, canonical,  # noqa: E402
                                 cms_columns, family_token, positions)
+from topk_reader import TopkSketch  # noqa: E402
 from xxh3 import xxh3_64, xxh3_128  # noqa: E402
 
 checks = 0
@@ -62,6 +66,48 @@ def check_xxh3_against_library():
               "XXH3_64 length %d" % length)
         count += 2
     return count
+
+
+def check_topk_summaries(path):
+    """The summaries of test/topksketch_v1.tsv: read, written back, listed, rebuilt."""
+    n = 0
+    with open(path, encoding="utf-8", newline="") as f:
+        lines = [line.rstrip("\n").split("\t") for line in f]
+    for what, text, md5, counters, entries, total, max_error, family, size, items in lines:
+        s = TopkSketch.from_text(text)
+        check(hashlib.md5(s.to_bytes()).hexdigest() == md5, "bytes of summary " + what)
+        check(TopkSketch.from_bytes(s.to_bytes()).to_text() == text, "binary to text of " + what)
+        check((s.counters, len(s.entries), s.total, s.error) ==
+              (int(counters), int(entries), int(total), int(max_error)), "header of " + what)
+        listed = " ".join("%s:%d:%d:%d" % r for r in s.items())
+        check(listed == (items if items != "\\N" else ""), "items of " + what)
+        n += 1
+    # two of them from their streams: the deferred reduction and the order of
+    # the entries as docs/format.md and docs/topk.md describe them
+    streams = {
+        "integer: 1 2 1 3 1 4 2 with 3 counters": (3, [1, 2, 1, 3, 1, 4, 2]),
+        "integer: least(i mod 17, i mod 23, i mod 31) for i = 1..1000, 10 counters":
+            (10, [min(i % 17, i % 23, i % 31) for i in range(1, 1001)]),
+    }
+    for what, text, md5, *_ in lines:
+        if what in streams:
+            counters, stream = streams[what]
+            built = TopkSketch(counters)
+            for v in stream:
+                built.count(1, 0, le64_signed(v), str(v).encode())
+            built.reduce(counters)
+            check(built.to_text() == text, "summary rebuilt from its stream: " + what)
+            merged = TopkSketch.from_text(text)
+            merged.merge(TopkSketch.from_text(text))
+            check(merged.total == 2 * built.total and
+                  sum(e[0] for e in merged.entries.values()) + (counters + 1) * merged.error
+                  <= merged.total, "self-merge of " + what)
+            n += 1
+    return n
+
+
+def le64_signed(v):
+    return (v & ((1 << 64) - 1)).to_bytes(8, "little")
 
 
 def main():
@@ -124,6 +170,8 @@ def main():
         n += 1
     counts["sketches"] = n
 
+    counts["summaries"] = check_topk_summaries(os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "topksketch_v1.tsv"))
     counts["XXH3 hashes against libxxhash"] = check_xxh3_against_library()
     for f in failures[:20]:
         print("FAILED", f)

@@ -14,6 +14,7 @@
 
 #include "bs_bloom.h"
 #include "bs_cms.h"
+#include "bs_topk.h"
 
 #define FUZZ_CHECK(cond) \
 	do { \
@@ -56,5 +57,18 @@ void		fuzz_bloom_exercise(const bs_bloom *filter, const uint8_t *key,
 								size_t key_length);
 void		fuzz_cms_exercise(const bs_cms *cms, const uint8_t *key,
 							  size_t key_length);
+
+/* The same for heavy-hitters summaries (fuzz_topk.c). */
+bs_topk    *fuzz_topk_from_bytes(const uint8_t *data, size_t size);
+bs_topk    *fuzz_topk_from_text(const char *text, size_t size);
+uint8_t    *fuzz_topk_bytes(const bs_topk *topk, size_t *size);
+char	   *fuzz_topk_text(const bs_topk *topk, size_t *size);
+
+/*
+ * Load into a working table and write back (the identical bytes), count a
+ * key made from data into it and merge it with itself, checking that every
+ * result is valid and counts what it should.
+ */
+void		fuzz_topk_exercise(const bs_topk *topk, const uint8_t *data, size_t size);
 
 #endif							/* FUZZ_UTIL_H */

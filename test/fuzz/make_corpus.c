@@ -1,6 +1,7 @@
 /*
  * make_corpus.c — writes the seed corpus of the libFuzzer targets:
- * small valid bloomfilters and cmsketches of several sizes and families, in
+ * small valid bloomfilters, cmsketches and topksketches of several sizes and
+ * families, in
  * their serialized and text forms, pairs for fuzz_setops, and near-misses
  * (one header field, one byte or one character off).  Deterministic: the
  * same core gives the same files.
@@ -18,6 +19,8 @@
 #include "bs_probe.h"
 #include "bs_cms_codec.h"
 #include "bs_codec_util.h"
+#include "bs_topk_codec.h"
+#include "bs_topk_table.h"
 
 static const char *out_dir;
 
@@ -481,6 +484,130 @@ cms_corpus(void)
 	free(meet);
 }
 
+
+/* ---- heavy-hitters summaries ---- */
+
+/*
+ * A summary of `values` values v = i * i % spread (i = 0 .. values - 1), as
+ * keys of the family (decimal text for text and numeric), with texts.
+ */
+static bs_topk *
+topk_make(uint32_t counters, uint8_t family, int values, int spread)
+{
+	bs_topk_table table;
+	uint64_t	bytes;
+	bs_topk    *t;
+
+	bs_topk_table_init(&table, counters, &bs_topk_malloc, NULL);
+	table.family = values > 0 ? family : BS_FAMILY_NONE;
+	for (int i = 0; i < values; i++)
+	{
+		uint8_t		key[40];
+		char		text[40];
+		uint32_t	length;
+		bool		inserted;
+		bs_topk_slot *slot;
+		int			v = i * i % spread;
+
+		snprintf(text, sizeof(text), "%d", v);
+		if (family == BS_FAMILY_INTEGER)
+		{
+			bs_store_le64(key, (uint64_t) v);
+			length = 8;
+		}
+		else
+			length = (uint32_t) snprintf((char *) key, sizeof(key), family == BS_FAMILY_TEXT ?
+										 "value number %d" : "%d", v);
+		slot = bs_topk_table_count(&table, key, length, bs_topk_hash(key, length), &inserted, NULL);
+		if (inserted)
+			bs_topk_table_set_text(&table, slot, (const uint8_t *) text, (uint32_t) strlen(text),
+								   NULL);
+	}
+	bs_topk_table_reduce(&table, counters);
+	bs_topk_table_flat_bytes(&table, &bytes, NULL);
+	t = calloc(1, bytes);
+	t->length_word = (int32_t) bytes;
+	bs_topk_table_write(&table, t, NULL);
+	bs_topk_table_destroy(&table);
+	return t;
+}
+
+static uint8_t *
+topk_bytes(const bs_topk *t, size_t *size)
+{
+	uint8_t    *out;
+
+	*size = bs_form_serial_bytes(&bs_topk_form, t);
+	out = malloc(*size + 1);
+	bs_form_serialize(&bs_topk_form, t, out);
+	return out;
+}
+
+static void
+topk_write(const char *name, const bs_topk *t)
+{
+	size_t		size;
+	uint8_t    *bytes = topk_bytes(t, &size);
+	char	   *text = malloc(bs_form_text_length(&bs_topk_form, t) + 1);
+
+	write_file("fuzz_topk_bytes", name, bytes, size);
+	bs_form_format_text(&bs_topk_form, t, text);
+	write_file("fuzz_topk_text", name, text, strlen(text));
+	free(bytes);
+	free(text);
+}
+
+/* A serialized summary with the byte at offset set to value. */
+static void
+topk_bytes_miss(const char *name, const bs_topk *t, long offset, int value)
+{
+	size_t		size;
+	uint8_t    *bytes = topk_bytes(t, &size);
+
+	bytes[offset] = (uint8_t) value;
+	write_file("fuzz_topk_bytes", name, bytes, size);
+	free(bytes);
+}
+
+static void
+topk_corpus(void)
+{
+	bs_topk    *empty = topk_make(3, BS_FAMILY_NONE, 0, 1);
+	bs_topk    *small = topk_make(3, BS_FAMILY_INTEGER, 7, 5);
+	bs_topk    *reduced = topk_make(10, BS_FAMILY_INTEGER, 400, 97);
+	bs_topk    *text = topk_make(4, BS_FAMILY_TEXT, 50, 11);
+	bs_topk    *numeric = topk_make(5, BS_FAMILY_NUMERIC, 30, 7);
+	char	   *t = malloc(bs_form_text_length(&bs_topk_form, small) + 1);
+
+	topk_write("empty_c3", empty);
+	topk_write("int_c3", small);
+	topk_write("int_c10_reduced", reduced);
+	topk_write("text_c4", text);
+	topk_write("numeric_c5", numeric);
+
+	/* serialized near-misses of int_c3 (header offsets: bs_topk_codec.h) */
+	topk_bytes_miss("miss_version2", small, 0, 2);
+	topk_bytes_miss("miss_family12", small, 1, 12);
+	topk_bytes_miss("miss_counters0", small, 8, 0);
+	topk_bytes_miss("miss_entries", small, 12, 9);
+	topk_bytes_miss("miss_total", small, 16, 2);
+	topk_bytes_miss("miss_error", small, 24, 7);
+	topk_bytes_miss("miss_count0", small, 40, 0);
+	topk_bytes_miss("miss_key_length", small, 56, 7);
+
+	bs_form_format_text(&bs_topk_form, small, t);
+	text_miss("fuzz_topk_text", "miss_magic", t, "topk:", "tpk:");
+	text_miss("fuzz_topk_text", "miss_counters_zero", t, ":counters=3:", ":counters=03:");
+	text_miss("fuzz_topk_text", "miss_total", t, ":total=7:", ":total=6:");
+	write_file("fuzz_topk_text", "miss_b64_short", t, strlen(t) - 1);
+	free(t);
+	free(empty);
+	free(small);
+	free(reduced);
+	free(text);
+	free(numeric);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -497,5 +624,6 @@ main(int argc, char **argv)
 	}
 	bloom_corpus();
 	cms_corpus();
+	topk_corpus();
 	return 0;
 }

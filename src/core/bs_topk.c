@@ -1,0 +1,111 @@
+/*
+ * bs_topk.c — entries, sizing, compatibility and order of heavy-hitters
+ * summaries (bs_topk.h).
+ */
+#include "bs_topk.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bs_combine.h"
+
+void
+bs_topk_write_entry(uint8_t *p, uint64_t count, uint64_t lower, const uint8_t *key,
+					uint32_t key_length, const uint8_t *text, uint32_t text_length,
+					bool text_is_key)
+{
+	bs_store_le64(p, count);
+	bs_store_le64(p + 8, lower);
+	bs_store_le32(p + 16, key_length);
+	bs_store_le32(p + 20, text_is_key ? BS_TOPK_TEXT_IS_KEY : text_length);
+	p += BS_TOPK_ENTRY_HEADER_BYTES;
+	if (key_length > 0)
+		memcpy(p, key, key_length);
+	if (!text_is_key && text_length > 0)
+		memcpy(p + key_length, text, text_length);
+}
+
+int
+bs_topk_key_compare(const uint8_t *a, uint32_t a_length, const uint8_t *b,
+					uint32_t b_length)
+{
+	uint32_t	common = a_length < b_length ? a_length : b_length;
+	int			c = common > 0 ? memcmp(a, b, common) : 0;
+
+	if (c != 0)
+		return c < 0 ? -1 : 1;
+	return a_length < b_length ? -1 : a_length > b_length ? 1 : 0;
+}
+
+bs_status
+bs_topk_size(int64_t k, double epsilon, bool with_epsilon, uint32_t *counters,
+			 bs_error *err)
+{
+	double		needed;
+
+	if (k < BS_TOPK_MIN_COUNTERS)
+		return bs_fail(err, BS_ERR_PARAM, "topksketch k must be at least 1",
+					   "The value given was %lld.", (long long) k);
+	if (k > BS_TOPK_MAX_COUNTERS)
+		return bs_hint(err, bs_fail(err, BS_ERR_TOO_LARGE, "topksketch k is too large",
+									"A summary holds at most %d counters; %lld were asked for.",
+									BS_TOPK_MAX_COUNTERS, (long long) k),
+					   "Ask for fewer values.");
+	*counters = (uint32_t) k;
+	if (!with_epsilon)
+		return BS_OK;
+	if (!(epsilon > 0.0 && epsilon < 1.0))
+		return bs_fail(err, BS_ERR_PARAM, "topksketch epsilon must be between 0 and 1",
+					   "The value given was %g.", epsilon);
+	/* every bound within epsilon * N needs N / (c + 1) <= epsilon * N */
+	needed = ceil(1.0 / epsilon) - 1.0;
+	if (needed > BS_TOPK_MAX_COUNTERS)
+		return bs_hint(err, bs_fail(err, BS_ERR_TOO_LARGE, "topksketch epsilon is too small",
+									"Epsilon %g needs %.0f counters; a summary holds at most %d.",
+									epsilon, needed, BS_TOPK_MAX_COUNTERS),
+					   "Use an epsilon of 0.000001 or more.");
+	if (needed > *counters)
+		*counters = (uint32_t) needed;
+	return BS_OK;
+}
+
+bs_status
+bs_topk_check_compatible(uint32_t counters_a, uint8_t version_a, uint8_t family_a,
+						 uint32_t type_tag_a, const bs_topk *b, bs_error *err)
+{
+	bs_status	status;
+
+	if (counters_a != b->counters)
+		return bs_fail(err, BS_ERR_MISMATCH, "topksketch numbers of counters differ",
+					   "One summary has %u counters, the other %u.", counters_a, b->counters);
+	if ((status = bs_check_versions_combine("topksketch", "summary", version_a, family_a,
+											b->version, b->family, err)) != BS_OK)
+		return status;
+	return bs_check_same_family("topksketch", "summary", family_a, type_tag_a, b->family,
+								b->type_tag, err);
+}
+
+/* -1, 0 or 1 as a is below, equal to or above b. */
+static int
+order(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+int
+bs_topk_compare(const bs_topk *a, const bs_topk *b)
+{
+	int			c;
+
+	if ((c = order(a->counters, b->counters)) != 0 ||
+		(c = order(a->family, b->family)) != 0 ||
+		(c = order(a->type_tag, b->type_tag)) != 0 ||
+		(c = order(a->version, b->version)) != 0 ||
+		(c = order(a->total, b->total)) != 0 ||
+		(c = order(a->error, b->error)) != 0 ||
+		(c = order(a->entries, b->entries)) != 0)
+		return c;
+	/* the payloads, as byte strings */
+	return bs_topk_key_compare(a->payload, (uint32_t) a->payload_bytes, b->payload,
+							   (uint32_t) b->payload_bytes);
+}

@@ -1,0 +1,452 @@
+/*
+ * bs_topk_table.c — counting, reducing, merging and writing out the working
+ * form of a heavy-hitters summary (bs_topk_table.h).
+ */
+#include "bs_topk_table.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "bs_combine.h"
+#include "bs_topk_memory.h"
+
+/* Slots a new table allocates; it doubles from there up to its capacity. */
+#define FIRST_SLOTS 8
+
+void *
+bs_topk_malloc_alloc(void *context, size_t size)
+{
+	(void) context;
+	return malloc(size);
+}
+
+void
+bs_topk_malloc_free(void *context, void *pointer)
+{
+	(void) context;
+	free(pointer);
+}
+
+const bs_topk_allocator bs_topk_malloc = {bs_topk_malloc_alloc, bs_topk_malloc_free, NULL, NULL};
+
+/* The smallest power of two >= 2 * slots, and at least 16. */
+static uint32_t
+index_size_for(uint32_t slots)
+{
+	uint32_t	size = 16;
+
+	while (size < 2 * (uint64_t) slots)
+		size *= 2;
+	return size;
+}
+
+/* Place every used slot in a cleared index. */
+static void
+rebuild_index(bs_topk_table *table)
+{
+	memset(table->index, 0, sizeof(uint32_t) * ((size_t) table->index_mask + 1));
+	for (uint32_t i = 0; i < table->used; i++)
+	{
+		uint32_t	place = (uint32_t) table->slots[i].hash & table->index_mask;
+
+		while (table->index[place] != 0)
+			place = (place + 1) & table->index_mask;
+		table->index[place] = i + 1;
+	}
+}
+
+/* Allocate room for `slots` slots and their index, keeping the used ones. */
+static bs_status
+resize(bs_topk_table *table, uint32_t slots, bs_error *err)
+{
+	uint32_t	index_size = index_size_for(slots);
+	bs_topk_slot *new_slots = bs_topk_alloc(table, sizeof(bs_topk_slot) * (size_t) slots);
+	uint32_t   *new_index = new_slots == NULL ? NULL :
+		bs_topk_alloc(table, sizeof(uint32_t) * (size_t) index_size);
+
+	if (new_index == NULL)
+	{
+		bs_topk_free(table, new_slots);
+		return bs_topk_out_of_memory(err, sizeof(bs_topk_slot) * (uint64_t) slots +
+							 sizeof(uint32_t) * (uint64_t) index_size);
+	}
+	if (table->used > 0)
+		memcpy(new_slots, table->slots, sizeof(bs_topk_slot) * (size_t) table->used);
+	bs_topk_free(table, table->slots);
+	bs_topk_free(table, table->index);
+	/* scratch space follows the slots: allocated again at the new size */
+	bs_topk_free(table, table->scratch);
+	table->scratch = NULL;
+	table->slots = new_slots;
+	table->index = new_index;
+	table->allocated = slots;
+	table->index_mask = index_size - 1;
+	rebuild_index(table);
+	return BS_OK;
+}
+
+bs_status
+bs_topk_table_init(bs_topk_table *table, uint32_t counters,
+				   const bs_topk_allocator *memory, bs_error *err)
+{
+	memset(table, 0, sizeof(*table));
+	table->memory = *memory;
+	table->counters = counters;
+	table->capacity = 2 * counters;
+	table->version = BS_TOPK_FORMAT_VERSION;
+	table->family = BS_FAMILY_NONE;
+	return resize(table, table->capacity < FIRST_SLOTS ? table->capacity : FIRST_SLOTS, err);
+}
+
+/* Free what a slot holds; its key and text are gone afterwards. */
+static inline void
+clear_slot(bs_topk_table *table, bs_topk_slot *slot)
+{
+	if (slot->text_kind == BS_TOPK_TEXT_PENDING)
+	{
+		if (table->memory.release != NULL)
+			table->memory.release(table->memory.context, slot->label.token);
+	}
+	else if (slot->text_kind == BS_TOPK_TEXT_KNOWN)
+		bs_topk_free(table, slot->label.text);
+	if (slot->key_length > BS_TOPK_INLINE_KEY)
+		bs_topk_release_key(table, slot);
+}
+
+void
+bs_topk_table_destroy(bs_topk_table *table)
+{
+	for (uint32_t i = 0; i < table->used; i++)
+		clear_slot(table, &table->slots[i]);
+	bs_topk_free(table, table->slots);
+	bs_topk_free(table, table->index);
+	bs_topk_free(table, table->scratch);
+	bs_topk_free(table, table->arena);
+	table->slots = NULL;
+	table->index = NULL;
+	table->scratch = NULL;
+	table->arena = NULL;
+	table->used = 0;
+}
+
+/* A word of scratch space per allocated slot, allocated on first use. */
+static uint64_t *
+scratch(bs_topk_table *table)
+{
+	if (table->scratch == NULL)
+		table->scratch = bs_topk_alloc(table, sizeof(uint64_t) * (size_t) table->allocated);
+	return table->scratch;
+}
+
+/* Swap two words. */
+static inline void
+swap_words(uint64_t *a, uint64_t *b)
+{
+	uint64_t	t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * The word that would stand at position k (0-based) if a[0..n) were sorted
+ * in descending order: a quickselect with a three-way partition, so that
+ * many equal counts (all 1, say) take one pass.  Reorders a.
+ */
+static uint64_t
+select_descending(uint64_t *a, uint32_t n, uint32_t k)
+{
+	uint32_t	low = 0;
+	uint32_t	high = n;		/* the range [low, high) holds position k */
+
+	while (high - low > 1)
+	{
+		uint64_t	pivot = a[low + (high - low) / 2];
+		uint32_t	greater = low;	/* [low, greater): > pivot */
+		uint32_t	next = low;		/* [greater, next): == pivot */
+		uint32_t	smaller = high;	/* [smaller, high): < pivot */
+
+		while (next < smaller)
+		{
+			if (a[next] > pivot)
+				swap_words(&a[greater++], &a[next++]);
+			else if (a[next] < pivot)
+				swap_words(&a[next], &a[--smaller]);
+			else
+				next++;
+		}
+		if (k < greater)
+			high = greater;
+		else if (k < smaller)
+			return pivot;
+		else
+			low = smaller;
+	}
+	return a[low];
+}
+
+void
+bs_topk_table_reduce(bs_topk_table *table, uint32_t keep)
+{
+	uint64_t   *counts;
+	uint64_t	cut;
+	uint32_t	kept = 0;
+
+	if (table->used <= keep)
+		return;
+	/* without scratch space, a smaller cut that is still a valid reduction: 1 */
+	counts = scratch(table);
+	if (counts != NULL)
+	{
+		uint64_t	smallest = UINT64_MAX;
+		uint64_t	largest = 0;
+
+		for (uint32_t i = 0; i < table->used; i++)
+		{
+			counts[i] = table->slots[i].count;
+			smallest = counts[i] < smallest ? counts[i] : smallest;
+			largest = counts[i] > largest ? counts[i] : largest;
+		}
+		/* all equal (a run of distinct values: all 1) needs no selection */
+		cut = smallest == largest ? smallest : select_descending(counts, table->used, keep);
+	}
+	else
+		cut = 1;
+	for (uint32_t i = 0; i < table->used; i++)
+	{
+		bs_topk_slot *slot = &table->slots[i];
+
+		if (slot->count <= cut)
+		{
+			clear_slot(table, slot);
+			continue;
+		}
+		slot->count -= cut;
+		if (kept != i)
+			table->slots[kept] = *slot;
+		kept++;
+	}
+	table->used = kept;
+	table->error += cut;
+	rebuild_index(table);
+	/* the dropped keys' room in the arena; kept as it is if that fails */
+	if (table->arena_used > 0)
+		(void) bs_topk_compact_keys(table, 0, NULL);
+}
+
+bs_topk_slot *
+bs_topk_table_insert(bs_topk_table *table, const void *key, uint32_t length, uint64_t hash,
+					 bs_error *err)
+{
+	bs_topk_slot *slot;
+	uint32_t	place;
+
+	/* a reduction without scratch space may free nothing at first */
+	while (table->used == table->allocated)
+	{
+		if (table->allocated < table->capacity)
+		{
+			uint64_t	doubled = 2 * (uint64_t) table->allocated;
+
+			if (resize(table, doubled < table->capacity ? (uint32_t) doubled : table->capacity,
+					   err) != BS_OK)
+				return NULL;
+		}
+		else
+			bs_topk_table_reduce(table, table->counters);
+	}
+	slot = &table->slots[table->used];
+	memset(slot, 0, sizeof(*slot));
+	if (bs_topk_store_key(table, slot, key, length, err) != BS_OK)
+		return NULL;
+	slot->hash = hash;
+	slot->text_kind = BS_TOPK_TEXT_PENDING;
+	place = (uint32_t) hash & table->index_mask;
+	while (table->index[place] != 0)
+		place = (place + 1) & table->index_mask;
+	table->index[place] = ++table->used;
+	return slot;
+}
+
+/* The slot of a key, or NULL. */
+static bs_topk_slot *
+find(const bs_topk_table *table, const uint8_t *key, uint32_t length, uint64_t hash)
+{
+	uint32_t	place = (uint32_t) hash & table->index_mask;
+	uint32_t	ref;
+
+	while ((ref = table->index[place]) != 0)
+	{
+		bs_topk_slot *slot = &table->slots[ref - 1];
+
+		if (slot->hash == hash && slot->key_length == length &&
+			memcmp(bs_topk_slot_key(slot), key, length) == 0)
+			return slot;
+		place = (place + 1) & table->index_mask;
+	}
+	return NULL;
+}
+
+/* A slot's text as bytes (its key's when so stored), for comparing texts. */
+static const uint8_t *
+slot_text(const bs_topk_slot *slot, uint32_t *length)
+{
+	if (slot->text_kind == BS_TOPK_TEXT_KEY)
+	{
+		*length = slot->key_length;
+		return bs_topk_slot_key(slot);
+	}
+	*length = slot->text_length;
+	return slot->label.text;
+}
+
+bs_status
+bs_topk_table_set_text(bs_topk_table *table, bs_topk_slot *slot, const uint8_t *text,
+					   uint32_t length, bs_error *err)
+{
+	uint8_t    *copy = NULL;
+
+	if (length != slot->key_length || memcmp(text, bs_topk_slot_key(slot), length) != 0)
+	{
+		/* one byte more, so that an empty text still has an address */
+		if ((copy = bs_topk_alloc(table, (size_t) length + 1)) == NULL)
+			return bs_topk_out_of_memory(err, (uint64_t) length + 1);
+		memcpy(copy, text, length);
+	}
+	if (slot->text_kind == BS_TOPK_TEXT_PENDING)
+	{
+		if (table->memory.release != NULL)
+			table->memory.release(table->memory.context, slot->label.token);
+	}
+	else if (slot->text_kind == BS_TOPK_TEXT_KNOWN)
+		bs_topk_free(table, slot->label.text);
+	slot->text_kind = copy == NULL ? BS_TOPK_TEXT_KEY : BS_TOPK_TEXT_KNOWN;
+	slot->label.text = copy;
+	slot->text_length = copy == NULL ? 0 : length;
+	return BS_OK;
+}
+
+/* Add one entry of a merged summary. */
+static bs_status
+merge_entry(bs_topk_table *table, const bs_topk_entry *entry, bs_error *err)
+{
+	uint64_t	hash = bs_topk_hash(entry->key, entry->key_length);
+	bs_topk_slot *slot = find(table, entry->key, entry->key_length, hash);
+	const uint8_t *text;
+	uint32_t	text_length;
+
+	if (slot == NULL)
+	{
+		if ((slot = bs_topk_table_insert(table, entry->key, entry->key_length, hash, err)) == NULL)
+			return BS_ERR_TOO_LARGE;
+		slot->count = entry->count;
+		slot->lower = entry->lower;
+		return bs_topk_table_set_text(table, slot, entry->text, entry->text_length, err);
+	}
+	slot->count += entry->count;
+	slot->lower += entry->lower;
+	if (slot->text_kind == BS_TOPK_TEXT_PENDING)
+		return BS_OK;
+	text = slot_text(slot, &text_length);
+	if (bs_topk_key_compare(entry->text, entry->text_length, text, text_length) < 0)
+		return bs_topk_table_set_text(table, slot, entry->text, entry->text_length, err);
+	return BS_OK;
+}
+
+bs_status
+bs_topk_table_merge(bs_topk_table *table, const bs_topk *other, bs_error *err)
+{
+	uint64_t	offset = 0;
+	bs_status	status;
+
+	if ((status = bs_topk_check_compatible(table->counters, table->version, table->family,
+										   table->type_tag, other, err)) != BS_OK)
+		return status;
+	if (other->total > BS_TOPK_MAX_TOTAL - table->total)
+		return bs_fail(err, BS_ERR_TOO_LARGE, "topksketch total is out of range",
+					   "The merged summary would count %" PRIu64 " and %" PRIu64 " values, more than the largest bigint.",
+					   table->total, other->total);
+	bs_adopt_combined_family(&table->version, &table->family, &table->type_tag,
+							 other->version, other->family, other->type_tag);
+	/* Agarwal et al., section 3.1: both sides hold at most c counters ... */
+	bs_topk_table_reduce(table, table->counters);
+	table->total += other->total;
+	table->error += other->error;
+	/* ... their counters are added ... */
+	for (uint32_t i = 0; i < other->entries; i++)
+	{
+		bs_topk_entry entry;
+
+		bs_topk_read_entry(other, &offset, &entry);
+		if ((status = merge_entry(table, &entry, err)) != BS_OK)
+			return status;
+	}
+	/* ... and the (c + 1)-th largest is subtracted from all */
+	bs_topk_table_reduce(table, table->counters);
+	return BS_OK;
+}
+
+bs_status
+bs_topk_table_flat_bytes(const bs_topk_table *table, uint64_t *bytes, bs_error *err)
+{
+	uint64_t	payload = 0;
+
+	for (uint32_t i = 0; i < table->used; i++)
+	{
+		const bs_topk_slot *slot = &table->slots[i];
+
+		payload += bs_topk_entry_bytes(slot->key_length, slot->text_length,
+									   slot->text_kind != BS_TOPK_TEXT_KNOWN);
+	}
+	if (payload > BS_TOPK_MAX_BYTES - sizeof(bs_topk))
+		return bs_hint(err, bs_fail(err, BS_ERR_TOO_LARGE, "topksketch is too large",
+									"Its %u values and their texts take %" PRIu64 " bytes; a summary takes at most %" PRIu64 ".",
+									table->used, payload, BS_TOPK_MAX_BYTES),
+					   "Use fewer counters, or count shorter values.");
+	*bytes = bs_topk_value_bytes(payload);
+	return BS_OK;
+}
+
+/* qsort order of slot pointers: by key. */
+static int
+compare_slot_keys(const void *a, const void *b)
+{
+	const bs_topk_slot *x = *(const bs_topk_slot *const *) a;
+	const bs_topk_slot *y = *(const bs_topk_slot *const *) b;
+
+	return bs_topk_key_compare(bs_topk_slot_key(x), x->key_length, bs_topk_slot_key(y),
+							   y->key_length);
+}
+
+bs_status
+bs_topk_table_write(bs_topk_table *table, bs_topk *out, bs_error *err)
+{
+	const bs_topk_slot **order = (const bs_topk_slot **) scratch(table);
+	uint64_t	offset = 0;
+
+	_Static_assert(sizeof(bs_topk_slot *) <= sizeof(uint64_t), "scratch holds slot pointers");
+	if (order == NULL)
+		return bs_topk_out_of_memory(err, sizeof(uint64_t) * (uint64_t) table->allocated);
+	for (uint32_t i = 0; i < table->used; i++)
+		order[i] = &table->slots[i];
+	qsort(order, table->used, sizeof(order[0]), compare_slot_keys);
+	out->version = table->version;
+	out->family = table->family;
+	out->type_tag = table->type_tag;
+	out->counters = table->counters;
+	out->entries = table->used;
+	out->total = table->total;
+	out->error = table->error;
+	for (uint32_t i = 0; i < table->used; i++)
+	{
+		const bs_topk_slot *slot = order[i];
+		bool		text_is_key = slot->text_kind != BS_TOPK_TEXT_KNOWN;
+
+		bs_topk_write_entry(out->payload + offset, slot->count, slot->lower,
+							bs_topk_slot_key(slot), slot->key_length, slot->label.text,
+							slot->text_length, text_is_key);
+		offset += bs_topk_entry_bytes(slot->key_length, slot->text_length, text_is_key);
+	}
+	out->payload_bytes = offset;
+	return BS_OK;
+}

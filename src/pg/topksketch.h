@@ -1,0 +1,100 @@
+/*
+ * topksketch.h — declarations shared by the PostgreSQL layer of topksketch.
+ */
+#ifndef TOPKSKETCH_H
+#define TOPKSKETCH_H
+
+#include "bloomsketch.h"
+
+#include "utils/expandeddatum.h"
+
+#include "../core/bs_topk.h"
+#include "../core/bs_topk_codec.h"
+#include "../core/bs_topk_table.h"
+
+/*
+ * A summary being built or merged: a PostgreSQL expanded object of type
+ * topksketch (topksketch_state.c) around the core's table.  The values
+ * counted keep their SQL value until the summary is written out, when the
+ * type's output function gives the text of those still listed.
+ */
+typedef struct TopkState
+{
+	ExpandedObjectHeader header;
+	bs_topk_table table;
+	/* how the pending values (a Datum each, in the slot's token) become text */
+	bool		has_output;
+	FmgrInfo	output;
+	int16		typlen;
+	bool		typbyval;
+	/* the stored form, once written: valid until the next change */
+	bs_topk    *flat;
+} TopkState;
+
+/* The kind of the values counted, and how their text is found. */
+typedef struct TopkValueType
+{
+	ValueKind	kind;
+	bool		text_is_key;	/* the text family but bpchar: the text is the key */
+	Oid			output_oid;		/* the type's output function */
+	int16		typlen;
+	bool		typbyval;
+} TopkValueType;
+
+/* ---- the state (topksketch_state.c) ---- */
+
+/* A new, empty state of `counters` counters in a context under parent. */
+TopkState  *bs_topk_state_create(MemoryContext parent, uint32 counters);
+
+/* A new state holding a validated stored summary. */
+TopkState  *bs_topk_state_from_flat(MemoryContext parent, const bs_topk *flat);
+
+/* The expanded-object methods of a state, which tell ours from others. */
+extern const ExpandedObjectMethods bs_topk_state_methods;
+
+/* Our state behind a read-write datum, or NULL for anything else. */
+static inline TopkState *
+bs_topk_state_of(Datum datum)
+{
+	ExpandedObjectHeader *header;
+
+	if (!VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(datum)))
+		return NULL;
+	header = DatumGetEOHP(datum);
+	return header->eoh_methods == &bs_topk_state_methods ? (TopkState *) header : NULL;
+}
+
+/* Values of this type will be counted into the state (their output function). */
+void		bs_topk_state_set_value_type(TopkState *state, const TopkValueType *type);
+
+/* The summary has changed: forget its stored form. */
+static inline void
+bs_topk_state_changed(TopkState *state)
+{
+	if (unlikely(state->flat != NULL))
+	{
+		pfree(state->flat);
+		state->flat = NULL;
+	}
+}
+
+/* Merge a stored summary into the state (22000, 22003 on failure). */
+void		bs_topk_state_merge(TopkState *state, const bs_topk *other);
+
+/* The stored form of the state, in CurrentMemoryContext. */
+bs_topk    *bs_topk_state_flatten(TopkState *state);
+
+/* ---- stored values (topksketch_io.c) ---- */
+
+#define DatumGetTopkP(d) ((bs_topk *) DatumGetPointer(d))
+
+/*
+ * A stored summary argument, detoasted (an expanded one flattened) and
+ * validated in full: XX001 when a stored value is corrupt.
+ */
+const bs_topk *bs_topk_stored_arg(FunctionCallInfo fcinfo, int argnum);
+
+/* The type of the values a function argument carries, for counting them. */
+void		bs_topk_value_type_init(TopkValueType *type, FunctionCallInfo fcinfo);
+
+#endif							/* TOPKSKETCH_H */

@@ -1,0 +1,505 @@
+/*
+ * test_topk.c — unit tests of the heavy-hitters summary core
+ * (src/core/bs_topk*).
+ *
+ * The guarantees are deterministic, so they are checked exactly against
+ * exact counts: on Zipf streams and uniform ones, for several numbers of
+ * counters, and after merging partial summaries in many orders and splits.
+ * Then the stored form: round trips through the serialized and text forms,
+ * and the validator's refusals of hostile bytes.  The last line is
+ * "topk: N checks, M failed"; the exit status is non-zero when M > 0.
+ * Everything pseudo-random comes from fixed seeds.
+ */
+#include <inttypes.h>
+#include <math.h>
+
+#include "check.h"
+#include "topk_helpers.h"
+
+unsigned long checks_run;
+unsigned long checks_failed;
+
+/* ---- merging ---- */
+
+/* Merge b into a copy of a (through a table). */
+static bs_topk *
+merge_two(const bs_topk *a, const bs_topk *b)
+{
+	bs_topk_table table;
+	bs_error	err;
+	bs_topk    *flat;
+
+	table_init(&table, a->counters);
+	CHECK_STATUS(bs_topk_table_merge(&table, a, &err), BS_OK, &err);
+	CHECK_STATUS(bs_topk_table_merge(&table, b, &err), BS_OK, &err);
+	flat = table_to_flat(&table);
+	bs_topk_table_destroy(&table);
+	return flat;
+}
+
+typedef struct split
+{
+	const uint32_t *part;
+	uint32_t	which;
+} split;
+
+static bool
+in_part(size_t i, void *arg)
+{
+	const split *s = arg;
+
+	return s->part[i] == s->which;
+}
+
+/* The parts' summaries merged in one of several orders. */
+static bs_topk *
+merge_in_order(bs_topk **parts, uint32_t count, int order, uint64_t *seed)
+{
+	bs_topk   **work = xcalloc(sizeof(bs_topk *) * count);
+	uint32_t	left = count;
+
+	for (uint32_t i = 0; i < count; i++)
+	{
+		work[i] = xcalloc((size_t) parts[i]->length_word);
+		memcpy(work[i], parts[i], (size_t) parts[i]->length_word);
+	}
+	while (left > 1)
+	{
+		/* 0: left fold, 1: right fold, 2: pairs (a tree), 3: random pairs */
+		uint32_t	a = order == 1 ? left - 2 : 0;
+		uint32_t	b = order == 1 ? left - 1 : 1;
+		bs_topk    *merged;
+
+		if (order == 3)
+		{
+			a = (uint32_t) (splitmix64(seed) % left);
+			b = (uint32_t) (splitmix64(seed) % (left - 1));
+			b += b >= a;
+		}
+		merged = order == 2 ? NULL : merge_two(work[a], work[b]);
+		if (order == 2)
+		{
+			uint32_t	half = 0;
+
+			for (uint32_t i = 0; i + 1 < left; i += 2)
+			{
+				bs_topk    *m = merge_two(work[i], work[i + 1]);
+
+				free(work[i]);
+				free(work[i + 1]);
+				work[half++] = m;
+			}
+			if (left % 2 == 1)
+				work[half++] = work[left - 1];
+			left = half;
+			continue;
+		}
+		free(work[a]);
+		free(work[b]);
+		work[a < b ? a : b] = merged;
+		work[a < b ? b : a] = work[left - 1];
+		if ((a < b ? b : a) == left - 1)
+			work[a < b ? b : a] = NULL;
+		left--;
+	}
+	{
+		bs_topk    *result = work[0];
+
+		free(work);
+		return result;
+	}
+}
+
+/*
+ * Guarantees after splitting a stream into parts, at random or into
+ * consecutive runs, and merging them in four orders.
+ */
+static void
+check_merged(const int64_t *stream, size_t n, uint32_t domain, uint32_t counters,
+			 uint32_t part_count, bool consecutive, uint64_t seed, const char *name)
+{
+	uint64_t   *exact = exact_counts(stream, n, domain);
+	uint32_t   *part = xcalloc(sizeof(uint32_t) * n);
+	bs_topk   **parts = xcalloc(sizeof(bs_topk *) * part_count);
+	char		what[160];
+
+	for (size_t i = 0; i < n; i++)
+		part[i] = consecutive ? (uint32_t) (i * part_count / n) :
+			(uint32_t) (splitmix64(&seed) % part_count);
+	for (uint32_t p = 0; p < part_count; p++)
+	{
+		split		s = {part, p};
+
+		parts[p] = summarize(stream, n, counters, p % 2 == 0, in_part, &s);
+	}
+	for (int order = 0; order < 4; order++)
+	{
+		bs_topk    *merged = merge_in_order(parts, part_count, order, &seed);
+
+		snprintf(what, sizeof(what), "%s, c = %u, %u %s parts merged in order %d", name,
+				 counters, part_count, consecutive ? "consecutive" : "random", order);
+		check_guarantees(merged, exact, domain, n, what);
+		free(merged);
+	}
+	for (uint32_t p = 0; p < part_count; p++)
+		free(parts[p]);
+	free(parts);
+	free(part);
+	free(exact);
+}
+
+/* ---- the tests ---- */
+
+static void
+test_sizing(void)
+{
+	bs_error	err;
+	uint32_t	c = 0;
+
+	CHECK_STATUS(bs_topk_size(100, 0, false, &c, &err), BS_OK, &err);
+	CHECK(c == 100);
+	CHECK_STATUS(bs_topk_size(10, 0.01, true, &c, &err), BS_OK, &err);
+	CHECK(c == 99);				/* N / 100 <= 0.01 N */
+	CHECK_STATUS(bs_topk_size(500, 0.01, true, &c, &err), BS_OK, &err);
+	CHECK(c == 500);
+	CHECK_STATUS(bs_topk_size(1, 0.999, true, &c, &err), BS_OK, &err);
+	CHECK(c == 1);
+	CHECK_STATUS(bs_topk_size(0, 0, false, &c, &err), BS_ERR_PARAM, &err);
+	CHECK_STATUS(bs_topk_size(-5, 0, false, &c, &err), BS_ERR_PARAM, &err);
+	CHECK_STATUS(bs_topk_size(BS_TOPK_MAX_COUNTERS, 0, false, &c, &err), BS_OK, &err);
+	CHECK_STATUS(bs_topk_size(BS_TOPK_MAX_COUNTERS + 1, 0, false, &c, &err), BS_ERR_TOO_LARGE,
+				 &err);
+	CHECK_STATUS(bs_topk_size(10, 0, true, &c, &err), BS_ERR_PARAM, &err);
+	CHECK_STATUS(bs_topk_size(10, 1, true, &c, &err), BS_ERR_PARAM, &err);
+	CHECK_STATUS(bs_topk_size(10, NAN, true, &c, &err), BS_ERR_PARAM, &err);
+	CHECK_STATUS(bs_topk_size(10, 1e-7, true, &c, &err), BS_ERR_TOO_LARGE, &err);
+}
+
+/* With more counters than distinct values nothing is subtracted: exact counts. */
+static void
+test_exact_when_small(void)
+{
+	int64_t		stream[] = {5, 3, 5, 7, 5, 3, -1, 0, 5};
+	size_t		n = sizeof(stream) / sizeof(stream[0]);
+	bs_topk    *topk = summarize(stream, n, 5, true, NULL, NULL);
+	uint64_t	offset = 0;
+	int64_t		expect_value[] = {0, 3, 5, 7, -1};	/* in key order: LE bytes */
+	uint64_t	expect_count[] = {1, 2, 4, 1, 1};
+
+	CHECK(topk->entries == 5 && topk->error == 0 && topk->total == n);
+	for (uint32_t i = 0; i < topk->entries && i < 5; i++)
+	{
+		bs_topk_entry e;
+
+		bs_topk_read_entry(topk, &offset, &e);
+		CHECKF(key_integer(e.key) == expect_value[i] && e.count == expect_count[i] &&
+			   e.lower == e.count, "entry %u", i);
+	}
+	free(topk);
+	/* one counter: the majority vote */
+	topk = summarize(stream, n, 1, false, NULL, NULL);
+	offset = 0;
+	CHECK(topk->entries == 1);
+	if (topk->entries == 1)
+	{
+		bs_topk_entry e;
+
+		bs_topk_read_entry(topk, &offset, &e);
+		CHECK(key_integer(e.key) == 5);
+	}
+	free(topk);
+}
+
+static void
+test_guarantees_one_stream(void)
+{
+	static const uint32_t counters[] = {1, 2, 3, 10, 50, 200};
+	uint32_t	domain = 20000;
+	size_t		n = 200000;
+	int64_t    *zipf = zipf_stream(n, domain, 1.1, 11);
+	int64_t    *flat = zipf_stream(n, domain, 0.0, 12);
+	uint64_t   *zipf_exact = exact_counts(zipf, n, domain);
+	uint64_t   *flat_exact = exact_counts(flat, n, domain);
+	char		what[64];
+
+	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
+	{
+		bs_topk    *a = summarize(zipf, n, counters[i], true, NULL, NULL);
+		bs_topk    *b = summarize(flat, n, counters[i], false, NULL, NULL);
+
+		snprintf(what, sizeof(what), "Zipf(1.1), c = %u", counters[i]);
+		check_guarantees(a, zipf_exact, domain, n, what);
+		snprintf(what, sizeof(what), "uniform, c = %u", counters[i]);
+		check_guarantees(b, flat_exact, domain, n, what);
+		free(a);
+		free(b);
+	}
+	/* the heaviest values of a Zipf stream are counted nearly exactly */
+	{
+		bs_topk    *a = summarize(zipf, n, 200, true, NULL, NULL);
+		uint64_t	offset = 0;
+		uint32_t	exact_top = 0;
+
+		for (uint32_t i = 0; i < a->entries; i++)
+		{
+			bs_topk_entry e;
+
+			bs_topk_read_entry(a, &offset, &e);
+			if (key_integer(e.key) < 10 && e.lower == zipf_exact[key_integer(e.key)])
+				exact_top++;
+		}
+		CHECKF(exact_top == 10, "%u of the 10 heaviest counted exactly", exact_top);
+		free(a);
+	}
+	free(zipf);
+	free(flat);
+	free(zipf_exact);
+	free(flat_exact);
+}
+
+static int
+compare_int64(const void *a, const void *b)
+{
+	int64_t		x = *(const int64_t *) a;
+	int64_t		y = *(const int64_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+test_guarantees_merged(void)
+{
+	uint32_t	domain = 5000;
+	size_t		n = 60000;
+	int64_t    *zipf = zipf_stream(n, domain, 1.1, 21);
+	int64_t    *flat = zipf_stream(n, domain, 0.0, 22);
+	int64_t    *sorted = xcalloc(sizeof(int64_t) * n);
+
+	/* sorted and cut into runs, each part sees values of its own */
+	memcpy(sorted, zipf, sizeof(int64_t) * n);
+	qsort(sorted, n, sizeof(int64_t), compare_int64);
+	for (uint32_t parts = 2; parts <= 16; parts *= 2)
+		for (uint32_t c = 1; c <= 64; c *= 4)
+		{
+			check_merged(zipf, n, domain, c, parts, false, 100 + parts + c, "Zipf(1.1)");
+			check_merged(zipf, n, domain, c, parts, true, 150 + parts + c, "Zipf(1.1)");
+			check_merged(flat, n, domain, c, parts, false, 200 + parts + c, "uniform");
+			check_merged(sorted, n, domain, c, parts, true, 300 + parts + c, "sorted Zipf(1.1)");
+		}
+	free(zipf);
+	free(flat);
+	free(sorted);
+}
+
+/* Merging a with b gives the bytes of merging b with a; and mismatches. */
+static void
+test_merge_rules(void)
+{
+	uint32_t	domain = 1000;
+	size_t		n = 20000;
+	int64_t    *stream = zipf_stream(n, domain, 1.1, 31);
+	uint32_t   *part = xcalloc(sizeof(uint32_t) * n);
+	uint64_t	seed = 5;
+	split		s0 = {part, 0};
+	split		s1 = {part, 1};
+	bs_topk    *a;
+	bs_topk    *b;
+	bs_topk    *ab;
+	bs_topk    *ba;
+	bs_topk_table table;
+	bs_error	err;
+
+	for (size_t i = 0; i < n; i++)
+		part[i] = (uint32_t) (splitmix64(&seed) % 2);
+	a = summarize(stream, n, 20, true, in_part, &s0);
+	b = summarize(stream, n, 20, false, in_part, &s1);
+	ab = merge_two(a, b);
+	ba = merge_two(b, a);
+	CHECK(ab->length_word == ba->length_word && memcmp(ab, ba, (size_t) ab->length_word) == 0);
+	CHECK(bs_topk_compare(ab, ba) == 0 && bs_topk_compare(a, b) != 0);
+	CHECK(bs_topk_compare(a, b) == -bs_topk_compare(b, a));
+
+	/* other counters, other families: refused, the table unchanged */
+	table_init(&table, 21);
+	CHECK_STATUS(bs_topk_table_merge(&table, a, &err), BS_ERR_MISMATCH, &err);
+	bs_topk_table_destroy(&table);
+	table_init(&table, 20);
+	table.family = BS_FAMILY_TEXT;
+	CHECK_STATUS(bs_topk_table_merge(&table, a, &err), BS_ERR_MISMATCH, &err);
+	bs_topk_table_destroy(&table);
+	/* totals past bigint */
+	table_init(&table, 20);
+	table.family = BS_FAMILY_INTEGER;
+	table.total = BS_TOPK_MAX_TOTAL - 5;
+	CHECK_STATUS(bs_topk_table_merge(&table, a, &err), BS_ERR_TOO_LARGE, &err);
+	CHECK(table.used == 0 && table.total == BS_TOPK_MAX_TOTAL - 5);
+	bs_topk_table_destroy(&table);
+	free(a);
+	free(b);
+	free(ab);
+	free(ba);
+	free(part);
+	free(stream);
+}
+
+/* Texts: equal to the key stored as the key; a merge keeps the smaller text. */
+static void
+test_texts(void)
+{
+	bs_topk_table table;
+	bs_topk_slot *slot;
+	bs_error	err;
+	bool		inserted;
+	bs_topk    *a;
+	bs_topk    *b;
+	bs_topk    *merged;
+	bs_topk_entry e;
+	uint64_t	offset = 0;
+	const char *long_key = "a key longer than sixteen bytes";
+
+	table_init(&table, 4);
+	table.family = BS_FAMILY_NUMERIC;
+	slot = bs_topk_table_count(&table, "1", 1, bs_topk_hash("1", 1), &inserted, &err);
+	CHECK(inserted && bs_topk_table_set_text(&table, slot, (const uint8_t *) "1.00", 4, &err) == BS_OK);
+	CHECK(slot->text_kind == BS_TOPK_TEXT_KNOWN);
+	slot = bs_topk_table_count(&table, long_key, (uint32_t) strlen(long_key),
+							   bs_topk_hash(long_key, strlen(long_key)), &inserted, &err);
+	CHECK(inserted && slot->key_length > BS_TOPK_INLINE_KEY);
+	CHECK(bs_topk_table_set_text(&table, slot, (const uint8_t *) long_key,
+								 (uint32_t) strlen(long_key), &err) == BS_OK);
+	CHECK(slot->text_kind == BS_TOPK_TEXT_KEY);
+	table.family = BS_FAMILY_TEXT;	/* a long key is no numeric */
+	a = table_to_flat(&table);
+	bs_topk_table_destroy(&table);
+
+	table_init(&table, 4);
+	table.family = BS_FAMILY_TEXT;
+	slot = bs_topk_table_count(&table, "1", 1, bs_topk_hash("1", 1), &inserted, &err);
+	CHECK(bs_topk_table_set_text(&table, slot, (const uint8_t *) "1.0", 3, &err) == BS_OK);
+	b = table_to_flat(&table);
+	bs_topk_table_destroy(&table);
+
+	merged = merge_two(a, b);
+	bs_topk_read_entry(merged, &offset, &e);
+	CHECK(e.count == 2 && e.text_length == 3 && memcmp(e.text, "1.0", 3) == 0);
+	bs_topk_read_entry(merged, &offset, &e);
+	CHECK(e.text_is_key && e.key_length == strlen(long_key));
+	free(a);
+	free(b);
+	free(merged);
+
+	/* pending tokens are released when their slot leaves the table */
+	tokens_released = 0;
+	table_init(&table, 2);
+	for (int64_t v = 0; v < 100; v++)
+		count_integer(&table, v, true);
+	bs_topk_table_destroy(&table);
+	CHECK(tokens_released == 100);
+}
+
+/*
+ * Keys of every size a table stores: in the slot, in the arena (rewritten
+ * by every reduction), and apart beyond BS_TOPK_ARENA_KEY.  A Zipf stream of
+ * strings of 1 to 400 bytes, counted exactly, against the same guarantees.
+ */
+static void
+test_long_keys(void)
+{
+	uint32_t	domain = 3000;
+	size_t		n = 100000;
+	int64_t    *ranks = zipf_stream(n, domain, 1.1, 51);
+	uint64_t   *exact = exact_counts(ranks, n, domain);
+	bs_topk_table table;
+	bs_error	err;
+	bs_topk    *topk;
+	uint64_t	offset = 0;
+	char		key[420];
+	uint32_t	listed = 0;
+
+	table_init(&table, 40);
+	table.family = BS_FAMILY_TEXT;
+	for (size_t i = 0; i < n; i++)
+	{
+		/* rank r as a string of 8 + (r * 37) % 400 bytes, unique per rank */
+		uint32_t	length = 8 + (uint32_t) (ranks[i] * 37 % 400);
+		bool		inserted;
+		bs_topk_slot *slot;
+
+		memset(key, 'a' + (int) (ranks[i] % 26), length);
+		snprintf(key, sizeof(key), "%" PRId64 "-", ranks[i]);
+		key[strlen(key)] = 'x';
+		slot = bs_topk_table_count(&table, key, length, bs_topk_hash(key, length), &inserted, &err);
+		if (slot != NULL && inserted)
+			CHECK(bs_topk_table_set_text(&table, slot, (const uint8_t *) key, length, &err) == BS_OK);
+	}
+	CHECK(table.arena_size > 0 && table.arena_used <= table.arena_size);
+	topk = table_to_flat(&table);
+	CHECK(topk->total == n && topk->entries <= 40);
+	for (uint32_t i = 0; i < topk->entries; i++)
+	{
+		bs_topk_entry e;
+		int64_t		rank = -1;
+
+		bs_topk_read_entry(topk, &offset, &e);
+		CHECK(e.text_is_key);
+		/* the key's digits, terminated (keys are not) */
+		snprintf(key, sizeof(key), "%.*s", (int) (e.key_length < 24 ? e.key_length : 24),
+				 (const char *) e.key);
+		if (sscanf(key, "%" SCNd64, &rank) != 1 || rank < 0 || rank >= domain)
+		{
+			CHECK(!"a listed key is one of the stream's");
+			continue;
+		}
+		CHECKF(e.key_length == 8 + (uint32_t) (rank * 37 % 400) &&
+			   e.lower <= exact[rank] && exact[rank] <= e.count + topk->error,
+			   "rank %" PRId64 ": %" PRIu64 " occurrences, bounds [%" PRIu64 ", %" PRIu64 "]",
+			   rank, exact[rank], e.lower, e.count + topk->error);
+		listed++;
+	}
+	for (uint32_t r = 0; r < domain; r++)
+		if (exact[r] * 41 > n)
+			CHECKF(r < listed, "rank %u, %" PRIu64 " occurrences, is listed", r, exact[r]);
+	free(topk);
+	bs_topk_table_destroy(&table);
+	free(ranks);
+	free(exact);
+}
+
+/* Growth to 2c slots, and the table never holding more. */
+static void
+test_table_growth(void)
+{
+	bs_topk_table table;
+	bs_topk    *topk;
+
+	table_init(&table, 1000);
+	for (int64_t v = 0; v < 1999; v++)
+		count_integer(&table, v, false);
+	CHECK(table.used == 1999 && table.error == 0 && table.allocated == 2000);
+	count_integer(&table, 1999, false);
+	CHECK(table.used == 2000);
+	count_integer(&table, 2000, false);
+	/* all counts 1: the reduction empties the table, then takes the new value */
+	CHECK(table.used == 1 && table.error == 1);
+	topk = table_to_flat(&table);
+	CHECK(topk->entries == 1 && topk->total == 2001 && topk->error == 1);
+	free(topk);
+	bs_topk_table_destroy(&table);
+}
+
+int
+main(void)
+{
+	test_sizing();
+	test_exact_when_small();
+	test_guarantees_one_stream();
+	test_guarantees_merged();
+	test_merge_rules();
+	test_texts();
+	test_table_growth();
+	test_long_keys();
+	test_topk_codec();
+
+	printf("topk: %lu checks, %lu failed\n", checks_run, checks_failed);
+	return checks_failed > 0 ? 1 : 0;
+}
