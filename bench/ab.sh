@@ -22,7 +22,9 @@
 # (bloomsketch_new), each with bench/run.sh's tables.  Then, section by
 # section, every timed query of bench/run.sh runs in both: one warm-up round,
 # then $RUNS measured rounds; the figure is the median "Execution Time" of
-# EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON), as in bench/run.sh.
+# EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON), as in bench/run.sh, and beside
+# it the median CPU time the backend spent on the query, which a busy
+# machine disturbs less (see CPU_READING below).
 #
 #   bloom section: A count(id), B bloom_agg(id), C count(s), D bloom_agg(s),
 #                  E hll_add_agg, F/F' bloom_contains probe, G exact semi-join
@@ -177,17 +179,25 @@ run_rounds() {
 			out=$WORK/$section.$tag.round$round.out
 			{
 				$preamble "$tag"
-				for label in "${labels[@]}"; do printf '%s %s;\n' "$EXPLAIN" "${STATEMENT[$label]}"; done
+				echo "$CPU_READING"
+				for label in "${labels[@]}"; do
+					printf '%s %s;\n' "$EXPLAIN" "${STATEMENT[$label]}"
+					echo "$CPU_READING"
+				done
 			} | in_db "$tag" >"$out"
 			mapfile -t times < <(sed -n 's/^Execution Time: \([0-9.]*\) ms$/\1/p' "$out")
-			if [ ${#times[@]} -ne ${#labels[@]} ]; then
+			mapfile -t cpu < <(sed -n 's/^cpu_ns=\([0-9]*\).*$/\1/p' "$out")
+			if [ ${#times[@]} -ne ${#labels[@]} ] || [ ${#cpu[@]} -ne $((${#labels[@]} + 1)) ]; then
 				cat "$out" >&2
-				echo "$section round $round ($tag): expected ${#labels[@]} execution times, got ${#times[@]}" >&2
+				echo "$section round $round ($tag): expected ${#labels[@]} execution times and CPU readings, got ${#times[@]} and $((${#cpu[@]} - 1))" >&2
 				exit 1
 			fi
 			line=
 			for i in "${!labels[@]}"; do
-				[ "$round" -gt 0 ] && echo "${times[$i]}" >>"$WORK/$section.$tag.$i"
+				if [ "$round" -gt 0 ]; then
+					echo "${times[$i]}" >>"$WORK/$section.$tag.$i"
+					echo $(((cpu[i + 1] - cpu[i]) / 1000))e-3 >>"$WORK/$section.$tag.$i.cpu"
+				fi
 				line+="${labels[$i]} ${times[$i]%.*}  "
 			done
 			bs_log "$section round $round$([ $round -eq 0 ] && echo ' (warm-up)') $tag ms: $line"
@@ -197,41 +207,56 @@ run_rounds() {
 		for tag in "${TAGS[@]}"; do
 			read -r med min max < <(stats "$WORK/$section.$tag.$i")
 			MED[$tag.${labels[$i]}]=$med MIN[$tag.${labels[$i]}]=$min MAX[$tag.${labels[$i]}]=$max
+			read -r med min max < <(stats "$WORK/$section.$tag.$i.cpu")
+			CPU[$tag.${labels[$i]}]=$med
 		done
 	done
 }
 
 EXPLAIN="EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON)"
-declare -A QUERY STATEMENT MED MIN MAX
+# The backend's own CPU time, from the kernel's per-task scheduler
+# statistics (Documentation/scheduler/sched-stats.rst: the first field of
+# /proc/<pid>/schedstat is the time spent on a CPU, in ns), read before and
+# after each query in the same session.  Unlike the Execution Time it leaves
+# out time the backend spent waiting for a CPU, which is what makes two
+# builds' times differ on a busy machine; it still includes the memory stalls
+# that other tenants' traffic causes.
+CPU_READING="SELECT 'cpu_ns=' || split_part(pg_read_file('/proc/self/schedstat'), ' ', 1);"
+declare -A QUERY STATEMENT MED MIN MAX CPU
 REPORT=$WORK/report.md
 : >"$REPORT"
 
 # query_table LABELS...: one row per query, old and new side by side
 query_table() {
 	local label
-	echo "| query | old median ms (min-max) | new median ms (min-max) | new/old |"
-	echo "|---|---:|---:|---:|"
+	echo "| query | old median ms (min-max) | new median ms (min-max) | new/old | old CPU ms | new CPU ms | new/old CPU |"
+	echo "|---|---:|---:|---:|---:|---:|---:|"
 	for label in "$@"; do
 		awk -v l="$label" -v q="${QUERY[$label]}" \
 			-v om="${MED[old.$label]}" -v on="${MIN[old.$label]}" -v ox="${MAX[old.$label]}" \
 			-v nm="${MED[new.$label]}" -v nn="${MIN[new.$label]}" -v nx="${MAX[new.$label]}" \
-			'BEGIN { printf "| %s. `%s` | %.1f (%.1f-%.1f) | %.1f (%.1f-%.1f) | %.3f%s |\n",
-				l, q, om, on, ox, nm, nn, nx, nm / om, (nm / om > 1.10 ? " **>10% slower**" : "") }'
+			-v oc="${CPU[old.$label]}" -v nc="${CPU[new.$label]}" \
+			'BEGIN { printf "| %s. `%s` | %.1f (%.1f-%.1f) | %.1f (%.1f-%.1f) | %.3f%s | %.1f | %.1f | %.3f%s |\n",
+				l, q, om, on, ox, nm, nn, nx, nm / om, (nm / om > 1.10 ? " **>10% slower**" : ""),
+				oc, nc, nc / oc, (nc / oc > 1.10 ? " **>10% more**" : "") }'
 	done
 }
 
 # ratio_table "NUM DEN TARGET"...: each ratio of medians for old and new
 ratio_table() {
 	local num den target
-	echo "| ratio | target | old | new | change |"
-	echo "|---|---|---:|---:|---:|"
+	echo "| ratio | target | old | new | change | old, CPU | new, CPU | change, CPU |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|"
 	for spec in "$@"; do
 		read -r num den target <<<"$spec"
 		awk -v n="$num" -v d="$den" -v t="$target" \
 			-v on="${MED[old.$num]}" -v od="${MED[old.$den]}" \
 			-v nn="${MED[new.$num]}" -v nd="${MED[new.$den]}" \
-			'BEGIN { o = on / od; w = nn / nd
-				printf "| %s/%s | %s | %.3f | %.3f | %+.1f%% |\n", n, d, (t == "-" ? "-" : "<= " t), o, w, (w / o - 1) * 100 }'
+			-v ocn="${CPU[old.$num]}" -v ocd="${CPU[old.$den]}" \
+			-v ncn="${CPU[new.$num]}" -v ncd="${CPU[new.$den]}" \
+			'BEGIN { o = on / od; w = nn / nd; oc = ocn / ocd; nc = ncn / ncd
+				printf "| %s/%s | %s | %.3f | %.3f | %+.1f%% | %.3f | %.3f | %+.1f%% |\n",
+					n, d, (t == "-" ? "-" : "<= " t), o, w, (w / o - 1) * 100, oc, nc, (nc / oc - 1) * 100 }'
 	done
 }
 
@@ -349,7 +374,8 @@ fi
 	echo "- server: $(sql -c 'SHOW server_version'), shared_buffers=3GB, work_mem=1GB," \
 		"max_parallel_workers_per_gather=0, jit=off; databases bench_old and bench_new"
 	echo "- method: one warm-up round, then $RUNS rounds; each round a fresh session per build," \
-		"old then new; median of the server-side \"Execution Time\" of $EXPLAIN"
+		"old then new; median of the server-side \"Execution Time\" of $EXPLAIN," \
+		"and median of the backend's CPU time over the query (/proc/self/schedstat)"
 	echo
 	cat "$REPORT"
 } >"$WORK/full.md"
