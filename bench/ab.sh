@@ -30,6 +30,12 @@
 #                  E hll_add_agg, F/F' bloom_contains probe, G exact semi-join
 #   cms section:   H count(id), I cms_agg(id), J count(s), K cms_agg(s),
 #                  L cms_estimate x 1M, M hashtext x 1M, N/O per-group
+#   scaleout:      bench/scaleout.sh's queries: P1-P6 under a forced parallel
+#                  plan with 2 workers (count(id), bloom_agg(id), cms_agg(id),
+#                  and bloom_union_agg, bloom_intersect_agg, cms_merge_agg over
+#                  $TINY_ROWS one-item values), then serially S1-S3 the three
+#                  merge aggregates, S4 the blocked scheme and S5/S6 GROUP BY
+#                  g (1,000 groups) with bloom_agg and hll_add_agg
 #
 # The ratios that carry targets are B/A, D/C (bloom) and I/H, K/J (cms); the
 # report gives each for old and new and how much it moved.  bench/run.sh's
@@ -54,7 +60,8 @@ NEW_COMMIT=$(git -C "$BS_ROOT" rev-parse --verify "${2:-HEAD}^{commit}")
 
 ROWS=${ROWS:-10000000}    # rows of t (smaller only for a smoke test)
 RUNS=${RUNS:-5}            # measured rounds per build, after one warm-up round
-SECTIONS=${SECTIONS:-"bloom cms"}
+SECTIONS=${SECTIONS:-"bloom cms scaleout"}
+TINY_ROWS=${TINY_ROWS:-2000000}  # one-item filters and sketches of the scaleout section
 CAPACITY=10000000
 FPR=0.01
 PORT=54392
@@ -222,7 +229,7 @@ EXPLAIN="EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON)"
 # builds' times differ on a busy machine; it still includes the memory stalls
 # that other tenants' traffic causes.
 CPU_READING="SELECT 'cpu_ns=' || split_part(pg_read_file('/proc/self/schedstat'), ' ', 1);"
-declare -A QUERY STATEMENT MED MIN MAX CPU
+declare -A QUERY STATEMENT MED MIN MAX CPU SERIAL_LABEL
 REPORT=$WORK/report.md
 : >"$REPORT"
 
@@ -235,10 +242,11 @@ query_table() {
 		awk -v l="$label" -v q="${QUERY[$label]}" \
 			-v om="${MED[old.$label]}" -v on="${MIN[old.$label]}" -v ox="${MAX[old.$label]}" \
 			-v nm="${MED[new.$label]}" -v nn="${MIN[new.$label]}" -v nx="${MAX[new.$label]}" \
-			-v oc="${CPU[old.$label]}" -v nc="${CPU[new.$label]}" \
-			'BEGIN { printf "| %s. `%s` | %.1f (%.1f-%.1f) | %.1f (%.1f-%.1f) | %.3f%s | %.1f | %.1f | %.3f%s |\n",
-				l, q, om, on, ox, nm, nn, nx, nm / om, (nm / om > 1.10 ? " **>10% slower**" : ""),
-				oc, nc, nc / oc, (nc / oc > 1.10 ? " **>10% more**" : "") }'
+			-v oc="${CPU[old.$label]:-0}" -v nc="${CPU[new.$label]:-0}" -v serial="${SERIAL_LABEL[$label]:-1}" \
+			'BEGIN { printf "| %s. `%s` | %.1f (%.1f-%.1f) | %.1f (%.1f-%.1f) | %.3f%s |",
+				l, q, om, on, ox, nm, nn, nx, nm / om, (nm / om > 1.10 ? " **>10% slower**" : "")
+				if (serial) printf " %.1f | %.1f | %.3f%s |\n", oc, nc, nc / oc, (nc / oc > 1.10 ? " **>10% more**" : "")
+				else printf " – | – | – |\n" }'
 	done
 }
 
@@ -254,9 +262,12 @@ ratio_table() {
 			-v nn="${MED[new.$num]}" -v nd="${MED[new.$den]}" \
 			-v ocn="${CPU[old.$num]}" -v ocd="${CPU[old.$den]}" \
 			-v ncn="${CPU[new.$num]}" -v ncd="${CPU[new.$den]}" \
-			'BEGIN { o = on / od; w = nn / nd; oc = ocn / ocd; nc = ncn / ncd
-				printf "| %s/%s | %s | %.3f | %.3f | %+.1f%% | %.3f | %.3f | %+.1f%% |\n",
-					n, d, (t == "-" ? "-" : "<= " t), o, w, (w / o - 1) * 100, oc, nc, (nc / oc - 1) * 100 }'
+			-v cpu="$((${SERIAL_LABEL[$num]:-1} && ${SERIAL_LABEL[$den]:-1}))" \
+			'BEGIN { o = on / od; w = nn / nd
+				printf "| %s/%s | %s | %.3f | %.3f | %+.1f%% |", n, d, (t == "-" ? "-" : "<= " t), o, w, (w / o - 1) * 100
+				if (!cpu) { printf " – | – | – |\n"; exit }
+				oc = ocn / ocd; nc = ncn / ncd
+				printf " %.3f | %.3f | %+.1f%% |\n", oc, nc, (nc / oc - 1) * 100 }'
 	done
 }
 
@@ -361,6 +372,62 @@ if [[ " $SECTIONS " == *" cms "* ]]; then
 		query_table "${LABELS[@]}"
 		echo
 		ratio_table "I H 1.4" "K J 1.4" "L M 1.5" "N O -"
+		echo
+	} >>"$REPORT"
+fi
+
+# ===========================================================================
+# Parallel query and the other bench/scaleout.sh measures
+# ===========================================================================
+if [[ " $SECTIONS " == *" scaleout "* ]]; then
+	bs_log "scaleout: loading $TINY_ROWS one-item filters and sketches and t's groups in both databases"
+	for tag in "${TAGS[@]}"; do
+		in_db "$tag" <<-SQL
+			CREATE TABLE tiny_values AS
+				SELECT bloom_add(bloom_create(1, 0.01), i) AS f, cms_add(cms_create_dims(5, 2), i) AS c
+				FROM generate_series(1::bigint, $TINY_ROWS) i;
+			CREATE TABLE tg AS SELECT id, (id % 1000)::int AS g FROM t;
+			VACUUM (FREEZE, ANALYZE) tiny_values;
+			VACUUM (FREEZE, ANALYZE) tg;
+			CHECKPOINT;
+			SELECT sum(pg_prewarm(c)) FROM (VALUES ('t'::regclass), ('tiny_values'), ('tg')) v(c);
+		SQL
+	done >/dev/null
+	QUERY[P1]="SELECT count(id) FROM t"
+	QUERY[P2]="SELECT bloom_agg(id, $CAPACITY, $FPR) FROM t"
+	QUERY[P3]="SELECT cms_agg(id) FROM t"
+	QUERY[P4]="SELECT bloom_union_agg(f) FROM tiny_values"
+	QUERY[P5]="SELECT bloom_intersect_agg(f) FROM tiny_values"
+	QUERY[P6]="SELECT cms_merge_agg(c) FROM tiny_values"
+	QUERY[S1]=${QUERY[P4]}
+	QUERY[S2]=${QUERY[P5]}
+	QUERY[S3]=${QUERY[P6]}
+	QUERY[S4]="SELECT bloom_agg(id, $CAPACITY, $FPR, 'blocked') FROM t"
+	QUERY[S5]="SELECT g, bloom_agg(id, 10000, 0.01) FROM tg GROUP BY g"
+	QUERY[S6]="SELECT g, hll_add_agg(hll_hash_bigint(id)) FROM tg GROUP BY g"
+	for label in P1 P2 P3 P4 P5 P6 S1 S2 S3 S4 S5 S6; do STATEMENT[$label]=${QUERY[$label]}; done
+	# The backend's CPU time leaves out the workers': no CPU column for P*.
+	for label in P1 P2 P3 P4 P5 P6; do SERIAL_LABEL[$label]=0; done
+	parallel_preamble() {
+		echo "LOAD 'bloomsketch_$1'; LOAD 'hll'; SELECT count(*) FROM t; SELECT count(*) FROM tiny_values;"
+		echo "SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0;"
+		echo "SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;"
+	}
+	serial_preamble() {
+		echo "LOAD 'bloomsketch_$1'; LOAD 'hll'; SELECT count(*) FROM t; SELECT count(*) FROM tiny_values; SELECT count(*) FROM tg;"
+	}
+	SCALEOUT_LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
+	run_rounds parallel parallel_preamble P1 P2 P3 P4 P5 P6
+	run_rounds scaleout_serial serial_preamble S1 S2 S3 S4 S5 S6
+	{
+		echo "## Parallel query and the other bench/scaleout.sh measures"
+		echo
+		echo "Load average before timing: $SCALEOUT_LOAD; after: $(cut -d' ' -f1-3 /proc/loadavg)."
+		echo "P1-P6 under a forced parallel plan with 2 workers (the leader scans too); S1-S6 serial."
+		echo
+		query_table P1 P2 P3 P4 P5 P6 S1 S2 S3 S4 S5 S6
+		echo
+		ratio_table "S1 P4 -" "S2 P5 -" "S3 P6 -" "S5 S6 1.2"
 		echo
 	} >>"$REPORT"
 fi
