@@ -4,7 +4,7 @@
  * for a group and its measured false-positive rate, the hash lists of the
  * partial state and the validator's checks of both new forms.
  *
- * A runner in the style of test_core.c: passing checks are silent, a
+ * The runner is check.h's, as test_core.c's: passing checks are silent, a
  * failing one prints file:line, the expression and the case; the last line
  * is "fit: N checks, M failed" and the exit status is non-zero when M > 0.
  * Everything pseudo-random comes from fixed seeds, and every statistical
@@ -26,31 +26,10 @@
 #include "bs_probe.h"
 #include "bs_scheme.h"
 #include "bs_scheme_sizing.h"
+#include "check.h"
 
-static unsigned long checks_run;
-static unsigned long checks_failed;
-
-static void
-check_at(bool ok, int line, const char *expr, const char *context)
-{
-	checks_run++;
-	if (ok)
-		return;
-	checks_failed++;
-	if (checks_failed <= 100)
-		printf("test_fit.c:%d: check failed: %s%s%s\n", line, expr,
-			   context[0] ? " -- " : "", context);
-}
-
-#define CHECK(expr) check_at((expr) ? true : false, __LINE__, #expr, "")
-#define CHECKF(expr, ...) \
-	do { \
-		char		context_[512] = ""; \
-		bool		ok_ = (expr) ? true : false; \
-		if (!ok_) \
-			snprintf(context_, sizeof(context_), __VA_ARGS__); \
-		check_at(ok_, __LINE__, #expr, context_); \
-	} while (0)
+unsigned long checks_run;
+unsigned long checks_failed;
 
 /* ---- helpers ---- */
 
