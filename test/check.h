@@ -1,6 +1,6 @@
 /*
- * check.h — the check runner of the core's unit tests (test_core.c,
- * test_cms.c, test_fit.c, test_topk.c): passing checks are silent, a
+ * check.h — the check runner of the core's unit tests (test_core, test_cms,
+ * test_fit, test_topk and their files): passing checks are silent, a
  * failing one prints file:line, the expression and the case.
  * The program defines checks_run and checks_failed and prints them at the
  * end.

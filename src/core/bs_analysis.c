@@ -82,8 +82,8 @@
  * a posteriori for (a)) and the two truncations (bounded a priori).  The
  * total is below 2e-11 relative everywhere in range (observed: below 1e-13
  * against exact rationals for m <= 5000, nk <= 50000, and against 60-digit
- * mpmath for m up to 2^33, n up to 10^9; see test/test_analysis.c, which
- * also compares with an independent whole-filter occupancy chain).
+ * mpmath for m up to 2^33, n up to 10^9; see test/test_analysis_rates.c,
+ * which also compares with an independent whole-filter occupancy chain).
  *
  * RANGE.  The rates are carried as logarithms.  The standard rate is
  * accurate however small; the classic chain, below e^-10000 (near the

@@ -22,7 +22,7 @@
  * k becomes d).  |U_j| is computed as if each multi-cover were a random
  * subset of its size; beyond KM_EXACT_MAX_K hashes as the sum of the sizes
  * (capped at k), an upper bound.  Against the exact rate of the schemes
- * (bench/km_experiment.c, bs_km_exact.c) the model is within 1.3% for
+ * (bench/km_experiment_rate.c, bs_km_exact.c) the model is within 1.3% for
  * double from 5 items on, within 0.2% for partition, within 4% for
  * double_cube from 20 items on and within 5% for double_square from 50
  * items on; below those two err high (14% at 20 to 30 items).  With no
