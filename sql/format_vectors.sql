@@ -166,3 +166,25 @@ SELECT name, (bloom_info(text::bloomfilter)).bytes - length(decode(bytes, 'hex')
 FROM fv_filters WHERE name = 'double_integer';
 SELECT name, (cms_info(text::cmsketch)).bytes - length(decode(bytes, 'hex')) AS extra
 FROM fv_sketches WHERE name = 'integer';
+
+-- self-sized filters (fit_filters.tsv): from each line's values the server
+-- must build the vector's bloom_fit_agg filter and, with the transition
+-- function alone, its partial state (compared by the md5 of its text when
+-- the vector gives one); a state read back from its text and finalised
+-- gives the filter again
+CREATE TEMP TABLE fv_fit (name text, fpr float8, max_bits bigint, vals text, sql text, state text,
+	text text);
+\copy fv_fit FROM 'docs/vectors/fit_filters.tsv' (FORMAT csv, DELIMITER E'\t', HEADER true, QUOTE E'\x01')
+CREATE AGGREGATE pg_temp.fit_state(anyelement, float8, bigint) (SFUNC = bloom_fit_agg_trans,
+	STYPE = bloomfilter);
+CREATE FUNCTION pg_temp.fit_built(r fv_fit, OUT filter text, OUT state text) LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE format('SELECT bloom_fit_agg(v, $1, $2)::text, pg_temp.fit_state(v, $1, $2)::text FROM (%s) x(v)',
+				   r.sql)
+		INTO filter, state USING r.fpr, r.max_bits;
+END
+$$;
+SELECT r.name, b.filter = r.text AS same_filter,
+	   CASE WHEN r.state LIKE 'md5:%' THEN 'md5:' || md5(b.state) ELSE b.state END = r.state AS same_state,
+	   r.state LIKE 'md5:%' OR bloom_fit_agg_final(r.state::bloomfilter)::text = r.text AS state_finalises
+FROM fv_fit r, LATERAL pg_temp.fit_built(r) b ORDER BY r.name COLLATE "C";

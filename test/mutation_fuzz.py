@@ -15,7 +15,10 @@ to edge values (version, scheme, family, reserved, k, m, seed, items / w, d,
 copies, seed, total / counters, entries, total, error, bytes), the fields of
 a summary's first entry (count, lower bound, key and text lengths), size
 fields changed with the length adjusted to match,
-truncation, extension, payload words, splices of two seeds.  Text inputs are
+truncation, extension, payload words, splices of two seeds, and for the
+self-sized filters of bloom_fit_agg (scheme fit) and its partial states
+(fit_partial) the flags byte, the state's rate and ceiling words and the
+order of its hash pairs.  Text inputs are
 either the text rendering of such a mutation or a character-level mutation
 of a seed's text form (numbers, tokens, base64, separators).
 Python 3 standard library only.
@@ -46,13 +49,20 @@ KINDS = ("bloom", "cms", "topk")
 FAMILIES = ["none", "integer", "text", "bytea", "uuid", "numeric", "float",
             "bool", "date", "timestamp", "timestamptz"]
 SCHEMES = ["unknown", "double", "double_square", "double_cube", "partition",
-           "independent", "blocked"]
+           "independent", "blocked", "fit", "fit_partial"]
+FIT, FIT_PARTIAL = 7, 8
+# rates (as IEEE 754 doubles) and ceilings for a partial state's first two
+# payload words: valid ones, and just outside what the validator accepts
+FIT_RATES = [0.01, 0.001, 0.5, 0.3, 1e-6, 0.0, 1.0, -0.01, 1e-300, float("nan"),
+             float("inf"), 0.0099, 0.011]
+FIT_CEILINGS = [1024, 2048, 4096, 65536, 1 << 27, 1 << 32, 512, 1000, 1025, 1 << 33,
+                (1 << 64) - 1, 0]
 PRIMES = [2, 3, 5, 61, 67, 97, 101, 127, 131, 509, 1021, 4093, 65521,
           2147483647, 4294967291, 5999999989, 6000000007]
 # SQLSTATEs an input may end in (docs/format.md, "Validation"), and what the checks on
 # an accepted value may report (mutation_fuzz.sql).
 ALLOWED = {"00000", "22P02", "22P03", "22023", "54000"}
-ALLOWED_POST = {"ok", "ok-known"}
+ALLOWED_POST = {"ok", "ok-known", "ok-fit", "ok-fit-state"}
 
 
 def field_get(data, offset, size):
@@ -69,6 +79,8 @@ def edge_values(rng, name, size, old):
               (top >> 1) + 1, rng.randrange(top + 1)]
     if name in ("m", "w"):
         values += PRIMES + [p * 512 for p in (1, 2, 3)] + [244, 4 * 61, 64, 65]
+        # fit: powers of two; fit_partial: 2 words plus pairs, or plus a ceiling's bits
+        values += [128, 256, 1024, 1 << 32, 1 << 33, 192, 320, 1152, 64 * 2 + 2048]
     if name in ("k", "d", "copies"):
         values += [64, 65, 1024, 1025, 4096, 65535]
     if name in ("counters", "entries", "key_length", "text_length", "bytes"):
@@ -76,7 +88,9 @@ def edge_values(rng, name, size, old):
     if name in ("total", "error", "count", "lower"):
         values += [(1 << 63) - 1, 1 << 63, old * 2, old + 100]
     if name == "scheme":
-        values += list(range(8))
+        values += list(range(10))
+    if name == "reserved8":
+        values += [1, 2, 0x81]
     if name == "family":
         values += list(range(13))
     if name == "version":
@@ -96,11 +110,41 @@ def payload_size(kind, data):
     return 8 * count if count <= 2048 else None
 
 
+def mutate_fit(rng, data):
+    """A mutation of a fit filter's flags or a partial state's payload."""
+    header = HEADER["bloom"]
+    words = (len(data) - header) // 8
+    choice = rng.randrange(4) if data[1] == FIT_PARTIAL and words >= 2 else 0
+    if choice == 0:
+        data[3] = rng.choice([0, 1, 2, 0xFF])
+        return "fit-flags"
+    if choice == 1:
+        data[header:header + 8] = struct.pack("<d", rng.choice(FIT_RATES))
+        return "fit-rate"
+    if choice == 2:
+        data[header + 8:header + 16] = struct.pack("<Q", rng.choice(FIT_CEILINGS))
+        return "fit-ceiling"
+    pairs = (words - 2) // 2
+    if pairs < 2:
+        return "fit-pairs-none"
+    i, j = rng.sample(range(pairs), 2)
+    a, b = header + 16 + 16 * i, header + 16 + 16 * j
+    if rng.random() < 0.5:
+        data[a:a + 16], data[b:b + 16] = data[b:b + 16], data[a:a + 16]
+        return "fit-pairs-swap"
+    data[b:b + 16] = data[a:a + 16]
+    return "fit-pairs-repeat"
+
+
 def mutate_once(rng, kind, data, seeds):
     """Apply one mutation in place; returns its name."""
     header = HEADER[kind]
     op = rng.choices(["bitflip", "byte", "field", "resize", "truncate", "extend",
-                      "word", "splice"], [20, 14, 26, 10, 7, 7, 10, 6])[0]
+                      "word", "splice", "fit"], [20, 14, 26, 10, 7, 7, 10, 6, 12])[0]
+    if op == "fit":
+        if kind == "bloom" and len(data) >= header and data[1] in (FIT, FIT_PARTIAL):
+            return mutate_fit(rng, data)
+        op = "word"
     if len(data) < header and op in ("bitflip", "byte", "field", "resize", "truncate"):
         op = "extend"
     if op == "bitflip":
@@ -168,8 +212,11 @@ def render_text(kind, data):
             field_get(data, 12, 4), field_get(data, 16, 8), field_get(data, 24, 8),
             field_get(data, 32, 8), payload)
     if kind == "bloom":
+        scheme = SCHEMES[data[1]] if data[1] < len(SCHEMES) else "unknown"
+        if data[1] == FIT and data[3] == 1:
+            scheme = "fit_over_ceiling"
         return "bloom:v%d:%s:%s:k=%d:m=%d:seed=%d:items=%d:%s" % (
-            data[0], SCHEMES[data[1]] if data[1] < len(SCHEMES) else "unknown",
+            data[0], scheme,
             family(data[2], field_get(data, 8, 4)), field_get(data, 4, 2),
             field_get(data, 12, 8), seed, field_get(data, 28, 8), payload)
     return "cms:v%d:%s:w=%d:d=%d:copies=%d:seed=%d:total=%d:%s" % (
@@ -197,7 +244,8 @@ def mutate_text(rng, kind, text):
         parts = text.split(":")
         at = rng.randrange(2, 4 if kind == "bloom" else 3)
         parts[at] = rng.choice(FAMILIES + SCHEMES + ["other-0000abcd", "other-ABCDEF01",
-                                                     "other-", "INTEGER", "", "double "])
+                                                     "other-", "INTEGER", "", "double ",
+                                                     "fit_over_ceiling", "fit_partial_over_ceiling"])
         text = ":".join(parts)
     elif op == "version":
         text = re.sub(r":v[12]:", ":" + rng.choice(["v0", "v1", "v2", "v3", "v01", "V1", "v", "v256", "v-1"]) + ":",

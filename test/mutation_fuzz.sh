@@ -5,7 +5,8 @@
 #   test/mutation_fuzz.sh [MUTATIONS]      (default 10000 per type)
 #
 # Takes valid filters and sketches built by the server (several sizes,
-# families and schemes), mutates each MUTATIONS times per type
+# families and schemes, self-sized filters of bloom_fit_agg and its partial
+# states of both forms among them), mutates each MUTATIONS times per type
 # (test/mutation_fuzz.py), and sends every mutation through the bytea cast,
 # text input and binary receive (COPY FORMAT binary of a crafted file), each
 # attempt in its own subtransaction (test/mutation_fuzz.sql).  Every attempt
@@ -46,9 +47,12 @@ watch_start "$work"
 psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE $db" || fail "cannot create a database"
 run_sql -c "CREATE EXTENSION bloomsketch" || fail "cannot create the extension"
 
-# Seeds: kind, serialized bytes (hex), text form.
+# Seeds: kind, serialized bytes (hex), text form.  mf_fit_state is
+# bloom_fit_agg's transition function alone: its partial state (scheme
+# fit_partial), as Citus ships it between nodes.
 seeds_ok=1
 run_sql -At -F $'\t' >"$work/seeds.tsv" <<'SQL' || seeds_ok=0
+CREATE AGGREGATE mf_fit_state(anyelement, float8, bigint) (SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter);
 WITH b(f) AS (
 	SELECT bloom_create(10, 0.1)
 	UNION ALL SELECT bloom_add(bloom_create(1, 0.5, -3), true)
@@ -67,6 +71,19 @@ WITH b(f) AS (
 	UNION ALL SELECT bloom_agg(ARRAY[i, i + 1], 40, 0.05) FROM generate_series(1, 30) i
 	UNION ALL SELECT bloom_agg(repeat(md5(i::text), 100), 40, 0.05) FROM generate_series(1, 30) i
 	UNION ALL SELECT bloom_agg(jsonb_build_object('k', i), 40, 0.05) FROM generate_series(1, 30) i
+	-- self-sized filters: exact-rate sizes, fill-rate sizes, over the ceiling, a union across sizes
+	UNION ALL SELECT bloom_fit_agg(i::bigint) FROM generate_series(1, 10) i
+	UNION ALL SELECT bloom_fit_agg('v' || i, 0.001) FROM generate_series(1, 100) i
+	UNION ALL SELECT bloom_fit_agg(i, 0.01, 1024) FROM generate_series(1, 300) i
+	UNION ALL SELECT bloom_fit_agg(ARRAY[i, i + 1], 0.2) FROM generate_series(1, 20) i
+	UNION ALL SELECT (SELECT bloom_fit_agg(i::bigint) FROM generate_series(1, 5) i)
+		| (SELECT bloom_fit_agg(i::bigint) FROM generate_series(1, 200) i)
+	-- partial states: hashes (empty of none but the first), bits at a small ceiling
+	UNION ALL SELECT mf_fit_state(i::bigint, 0.01, 1024) FROM generate_series(1, 3) i
+	UNION ALL SELECT mf_fit_state(i::bigint, 0.01, 1024) FROM generate_series(1, 60) i
+	UNION ALL SELECT mf_fit_state('v' || i, 0.001, 134217728) FROM generate_series(1, 20) i
+	UNION ALL SELECT mf_fit_state(md5(i::text)::uuid, 0.3, 2048) FROM generate_series(1, 1) i
+	UNION ALL SELECT mf_fit_state(ARRAY[i], 0.05, 4096) FROM generate_series(1, 40) i
 )
 SELECT 'bloom', encode(f::bytea, 'hex'), f::text FROM b;
 WITH c(s) AS (
@@ -98,8 +115,8 @@ WITH t(s) AS (
 SELECT 'topk', encode(s::bytea, 'hex'), s::text FROM t;
 SQL
 [ "$seeds_ok" -eq 1 ] || fail "the server could not build the seed values"
-echo "seeds: $(grep -c '^bloom' "$work/seeds.tsv") bloomfilters, $(grep -c '^cms' "$work/seeds.tsv") cmsketches," \
-	"$(grep -c '^topk' "$work/seeds.tsv") topksketches"
+echo "seeds: $(grep -c '^bloom' "$work/seeds.tsv") bloomfilters ($(grep -c ':fit' "$work/seeds.tsv") of them self-sized" \
+	"filters or states), $(grep -c '^cms' "$work/seeds.tsv") cmsketches, $(grep -c '^topk' "$work/seeds.tsv") topksketches"
 
 python3 "$here/mutation_fuzz.py" generate "$work" "$count" "${MUTATION_SEED:-1}" ||
 	fail "cannot generate the mutations"

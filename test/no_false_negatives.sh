@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Zero false negatives: a differential test of bloomfilter and cmsketch.
+# Zero false negatives: a differential test of bloomfilter, cmsketch and
+# topksketch.
 #
 # A Bloom filter must never answer "no" for a value that was added, and a
-# count-min sketch must never estimate below a value's true count.  Every check
-# below builds filters and sketches from a known set of values, probes every
-# one of those values again, counts the misses in SQL and requires exactly 0;
+# count-min sketch must never estimate below a value's true count; a
+# heavy-hitters summary must list every value that occurs more than N/(c+1)
+# times and bound every value's count (docs/topk.md).  Every check below
+# builds filters, sketches and summaries from a known set of values, probes
+# every one of those values again, counts the misses in SQL and requires 0;
 # it also requires the number of probes made to be the number expected, so a
 # check that silently probed nothing (an empty set, a join that matched no
 # filter, a trigger that did not fire) fails instead of passing.
@@ -22,16 +25,29 @@
 #    a loop, bloom_union_agg, bloom_intersect_agg, cms_agg (4 forms), cms_add,
 #    cms_merge_agg; small filters (capacity 1000) and large ones (4 MB+),
 #    stored in tables (TOASTed, compressed or not) or used directly;
+#  * self-sized filters: bloom_fit_agg with 1, 2 and 3 arguments, groups kept
+#    as hash lists and groups past max_bits / 256 kept as bits (the state's
+#    form is asserted), groups over a small max_bits, per GROUP BY group of
+#    sizes 1 to 512, and unions and intersections of fit filters of
+#    different sizes (no member of the union, or of every operand, lost);
+#  * heavy hitters: topk_agg (k, and k with epsilon) serial, in forced
+#    parallel plans and merged by topk_merge_agg over GROUP BY partials, over
+#    integers, uuid, date, short and out-of-line text: every value above
+#    N/(c+1) listed, every value's count within its bounds (max_error for an
+#    unlisted one);
 #  * the prober: bloom_contains, @>, <@ and cms_estimate, from plain SQL, a
 #    prepared statement run with a generic plan, a PL/pgSQL loop that keeps a
-#    filter in a variable, a cursor fetched in a loop and a trigger;
-#  * serial against forced parallel plans (the parallel build must be
-#    byte-identical to the serial one), also under client_encoding LATIN1;
-#  * database encodings: filters built in LATIN1 and EUC_JP databases, moved to
-#    a UTF8 database by pg_dump | pg_restore, COPY text and binary, and their
-#    text form, and probed there with the same values written as literals,
-#    under client_encoding UTF8 and LATIN1 (text is hashed as UTF-8 whatever
-#    the database encoding, so these must all answer yes).
+#    filter in a variable, a cursor fetched in a loop and a trigger, against
+#    capacity-sized and self-sized stored filters;
+#  * serial against forced parallel plans (the parallel build, fit filters
+#    included, must be byte-identical to the serial one; a parallel summary
+#    need only keep its guarantees), also under client_encoding LATIN1;
+#  * database encodings: filters (capacity-sized and self-sized) built in
+#    LATIN1 and EUC_JP databases, moved to a UTF8 database by pg_dump |
+#    pg_restore, COPY text and binary, and their text form, and probed there
+#    with the same values written as literals, under client_encoding UTF8 and
+#    LATIN1 (text is hashed as UTF-8 whatever the database encoding, so these
+#    must all answer yes).
 #
 # Runs against the server in PGHOST/PGPORT (scripts/test.sh starts one), as a
 # superuser (it reads TOAST tables to prove where values are stored); PG_BIN
@@ -179,7 +195,7 @@ storage_check "out of line, uncompressed (STORAGE EXTERNAL)" st_ool_ext 40 \
 	"pg_column_compression(v) IS NULL AND pg_column_size(v) = octet_length(v) AND octet_length(v) > 19000" 40
 storage_check "integers" b_int 1000 "v IS NOT NULL" 0
 
-check "storage: stored filters (4 MB ones out of line, compressed in stored, not in stored_ext)" 15 <<'SQL'
+check "storage: stored filters (4 MB ones out of line, compressed in stored, not in stored_ext)" 21 <<'SQL'
 CREATE TEMP VIEW probes AS
 SELECT 'stored: ' || name || ' as intended' AS prober,
 	CASE WHEN name LIKE '%large' THEN pg_column_compression(f) IS NOT NULL AND pg_column_size(f) * 2 < octet_length(f::bytea)
@@ -203,21 +219,30 @@ SQL
 echo "== value types (plain SQL, filters and sketch used directly)"
 
 # type_check LABEL TABLE PROBE-EXPRESSION-OF-v
-# Built with bloom_agg(v, 1000) and a 4 MB blocked bloom_agg, and cms_agg over
-# the stream of values; each row's value (or the expression, equal in SQL) is
-# probed with bloom_contains, @>, <@ and cms_estimate.
+# Built with bloom_agg(v, 1000), a 4 MB blocked bloom_agg, bloom_fit_agg with
+# 1, 2 and 3 arguments (a 1,024-bit ceiling: a state of bits past 4 distinct
+# values, over the ceiling past about 100), and cms_agg over the stream of
+# values; each row's value (or the expression, equal in SQL) is probed with
+# bloom_contains, @>, <@ and cms_estimate.
 type_check() {
-	check "type $1" $((5 * N_TYPE)) <<SQL
+	check "type $1" $((8 * N_TYPE)) <<SQL
 CREATE TEMP VIEW probes AS
 WITH built AS MATERIALIZED (
-	SELECT bloom_agg(v, 1000) AS small, bloom_agg(v, 4000000, 0.01, 'blocked') AS large FROM $2),
+	SELECT bloom_agg(v, 1000) AS small, bloom_agg(v, 4000000, 0.01, 'blocked') AS large,
+		bloom_fit_agg(v) AS fit1, bloom_fit_agg(v, 0.001) AS fit2, bloom_fit_agg(v, 0.01, 1024) AS fit3 FROM $2),
 sketch AS MATERIALIZED (SELECT cms_agg(v) AS s FROM $2, generate_series(1, cnt))
 SELECT bloom_contains(b.small, x.p) AS "bloom_contains",
 	b.small @> x.p AS "@>",
 	x.p <@ b.small AS "<@",
 	bloom_contains(b.large, x.p) AS "bloom_contains 4 MB blocked",
+	bloom_contains(b.fit1, x.p) AS "bloom_fit_agg(v)", x.p <@ b.fit2 AS "bloom_fit_agg(v, 0.001)",
+	b.fit3 @> x.p AS "bloom_fit_agg(v, 0.01, 1024)",
 	cms_estimate(c.s, x.p) >= (SELECT sum(t2.cnt) FROM $2 t2 WHERE t2.v IS NOT DISTINCT FROM t.v) AS "cms_estimate >= true count"
 FROM $2 t CROSS JOIN LATERAL (SELECT $3 AS p FROM (SELECT t.v AS v) z) x, built b, sketch c;
+CREATE OR REPLACE TEMP VIEW side_checks AS
+	SELECT 'bloom_fit_agg(v, 0.01, 1024) over its ceiling exactly when past its rate' AS what,
+		(SELECT (i.over_ceiling = (i.current_fpr > 0.01)) AND (i.over_ceiling OR (SELECT count(DISTINCT v) < 100 FROM $2))
+		 FROM (SELECT bloom_fit_agg(v, 0.01, 1024) AS f FROM $2) z, bloom_info(z.f) i) AS passed;
 SQL
 }
 type_check int2 ty_int2 v
@@ -295,12 +320,14 @@ echo "== storage forms x builders (plain SQL)"
 form_check() {
 	local n
 	n=$(psql -At -d $DB -c "SELECT count(*) FROM $2")
-	check "values $1" $((5 * n)) <<SQL
+	check "values $1" $((7 * n)) <<SQL
 CREATE TEMP VIEW probes AS
-WITH b AS MATERIALIZED (SELECT bloom_agg(v, 1000) AS small, bloom_agg(v, 4000000, 0.01, 'double') AS large FROM $2),
+WITH b AS MATERIALIZED (SELECT bloom_agg(v, 1000) AS small, bloom_agg(v, 4000000, 0.01, 'double') AS large,
+	bloom_fit_agg(v) AS fit, bloom_fit_agg(v, 0.01, 1024) AS fit_capped FROM $2),
 c AS MATERIALIZED (SELECT cms_agg(v) AS s FROM $2, generate_series(1, cnt))
 SELECT bloom_contains(b.small, t.v) AS "bloom_contains", b.small @> t.v AS "@>", t.v <@ b.small AS "<@",
-	bloom_contains(b.large, t.v) AS "bloom_contains 4 MB", cms_estimate(c.s, t.v) >= t.cnt AS "cms_estimate >= cnt"
+	bloom_contains(b.large, t.v) AS "bloom_contains 4 MB", cms_estimate(c.s, t.v) >= t.cnt AS "cms_estimate >= cnt",
+	bloom_contains(b.fit, t.v) AS "bloom_fit_agg(v)", t.v <@ b.fit_capped AS "bloom_fit_agg(v, 0.01, 1024)"
 FROM $2 t, b, c;
 SQL
 }
@@ -313,13 +340,14 @@ form_check "out of line, uncompressed" st_ool_ext
 # Values computed by expressions are plain in-memory values, while the column
 # gives TOAST pointers: build from one, probe with the other, both ways; and
 # the same contents stored by another table (other TOAST pointers).
-check "values from expressions (v || '', a PL/pgSQL function) and another table against the out-of-line column" 400 <<'SQL'
+check "values from expressions (v || '', a PL/pgSQL function) and another table against the out-of-line column" 480 <<'SQL'
 CREATE TEMP VIEW probes AS
 WITH from_column AS MATERIALIZED (
-	SELECT bloom_agg(v, 1000) AS small, bloom_agg(v, 4000000, 0.01) AS large,
+	SELECT bloom_agg(v, 1000) AS small, bloom_agg(v, 4000000, 0.01) AS large, bloom_fit_agg(v, 0.001) AS fit,
 		(SELECT cms_agg(v) FROM st_ool_cmp, generate_series(1, cnt)) AS s FROM st_ool_cmp),
 from_expr AS MATERIALIZED (
 	SELECT bloom_agg(v || '', 1000) AS concat_small, bloom_agg(nfn_id(v), 4000000, 0.01) AS func_large,
+		bloom_fit_agg(v || '', 0.001) AS concat_fit,
 		(SELECT cms_agg(v || '') FROM st_ool_cmp, generate_series(1, cnt)) AS s FROM st_ool_cmp)
 SELECT bloom_contains(c.small, t.v || '') AS "built from column, probed with v || ''",
 	c.large @> nfn_id(t.v) AS "built from column (4 MB), probed with nfn_id(v)",
@@ -330,8 +358,13 @@ SELECT bloom_contains(c.small, t.v || '') AS "built from column, probed with v |
 	bloom_contains(e.func_large, t.v || '') AS "built from nfn_id(v), probed with v || ''",
 	cms_estimate(e.s, t.v) >= t.cnt AS "cms from v || '', estimate of the column",
 	bloom_contains(c.small, o.v) AS "built from column, probed with the copy in st_ool_copy",
-	cms_estimate(c.s, o.v) >= t.cnt AS "cms from column, estimate of the copy in st_ool_copy"
+	cms_estimate(c.s, o.v) >= t.cnt AS "cms from column, estimate of the copy in st_ool_copy",
+	c.fit @> nfn_id(t.v) AS "bloom_fit_agg from column, probed with nfn_id(v)",
+	bloom_contains(e.concat_fit, o.v) AS "bloom_fit_agg from v || '', probed with the copy in st_ool_copy"
 FROM st_ool_cmp t JOIN st_ool_copy o USING (id), from_column c, from_expr e;
+CREATE OR REPLACE TEMP VIEW side_checks AS
+	SELECT 'bloom_fit_agg from the column and from v || '''' byte-identical' AS what,
+		(SELECT bloom_fit_agg(v, 0.001) = bloom_fit_agg(v || '', 0.001) FROM st_ool_cmp) AS passed;
 SQL
 
 # ===========================================================================
@@ -341,21 +374,31 @@ echo "== builders (plain SQL)"
 # set's type that are not in it, for the intersection)
 builder_checks() {
 	local label=$1 tbl=$2 n=$3 extra=$4
-	check "bloom_agg 2/3/4 arguments, every scheme, small and 4 MB: $label" $((10 * n)) <<SQL
+	check "bloom_agg 2/3/4 arguments, every scheme, small and 4 MB; bloom_fit_agg 1/2/3 arguments: $label" $((14 * n)) <<SQL
 CREATE TEMP VIEW probes AS
 WITH b AS MATERIALIZED (
 	SELECT bloom_agg(v, 1000) AS a2, bloom_agg(v, 1000, 0.001) AS a3,
 		bloom_agg(v, 1000, 0.01, 'double') AS s_double, bloom_agg(v, 1000, 0.01, 'double_square') AS s_square,
 		bloom_agg(v, 1000, 0.01, 'double_cube') AS s_cube, bloom_agg(v, 1000, 0.01, 'partition') AS s_partition,
 		bloom_agg(v, 1000, 0.01, 'independent') AS s_independent, bloom_agg(v, 1000, 0.01, 'blocked') AS s_blocked,
-		bloom_agg(v, 4000000, 0.01, 'double') AS l_double, bloom_agg(v, 4000000, 0.01, 'blocked') AS l_blocked
+		bloom_agg(v, 4000000, 0.01, 'double') AS l_double, bloom_agg(v, 4000000, 0.01, 'blocked') AS l_blocked,
+		bloom_fit_agg(v) AS fit1, bloom_fit_agg(v, 0.001) AS fit2, bloom_fit_agg(v, 0.01, 65536) AS fit3,
+		bloom_fit_agg(v, 0.01, 1024) AS fit_over
 	FROM $tbl)
 SELECT bloom_contains(a2, v) AS "bloom_agg(v, 1000)", bloom_contains(a3, v) AS "bloom_agg(v, 1000, 0.001)",
 	bloom_contains(s_double, v) AS "double", bloom_contains(s_square, v) AS "double_square",
 	bloom_contains(s_cube, v) AS "double_cube", bloom_contains(s_partition, v) AS "partition",
 	bloom_contains(s_independent, v) AS "independent", bloom_contains(s_blocked, v) AS "blocked",
-	bloom_contains(l_double, v) AS "4 MB double", bloom_contains(l_blocked, v) AS "4 MB blocked"
+	bloom_contains(l_double, v) AS "4 MB double", bloom_contains(l_blocked, v) AS "4 MB blocked",
+	bloom_contains(fit1, v) AS "bloom_fit_agg(v)", bloom_contains(fit2, v) AS "bloom_fit_agg(v, 0.001)",
+	bloom_contains(fit3, v) AS "bloom_fit_agg(v, 0.01, 65536)", bloom_contains(fit_over, v) AS "bloom_fit_agg(v, 0.01, 1024)"
 FROM $tbl, b;
+-- a state of the bits form past 65,536 / 256 = 256 distinct values
+CREATE OR REPLACE TEMP VIEW side_checks AS
+	SELECT 'bloom_fit_agg(v, 0.01, 65536) state of the ' || z.form || ' form, not over its ceiling' AS what,
+		z.form = CASE WHEN z.n > 256 THEN 'bits' ELSE 'hashes' END AND NOT (bloom_info(z.f)).over_ceiling AS passed
+	FROM (SELECT count(DISTINCT v) AS n, nfn_fit_form(nfn_fit_state(v, 0.01, 65536), 65536) AS form,
+		bloom_fit_agg(v, 0.01, 65536) AS f FROM $tbl) z;
 SQL
 	check "bloom_add and cms_add in a PL/pgSQL loop, stored results probed by SQL: $label" $((6 * n)) <<SQL
 CREATE TEMP TABLE built AS SELECT nfn_add_loop('$tbl', 1000) AS small, nfn_add_loop('$tbl', 4000000) AS large,
@@ -406,12 +449,13 @@ builder_checks "out-of-line uncompressed text" st_ool_ext 40 "'extra ' || g || '
 echo "== probing paths, against stored filters"
 
 # Filters and sketches stored in tables: 'X small' (inline), 'X large'
-# (4 MB; compressed in "stored", uncompressed in "stored_ext") and the
-# sketch 'X', for X = ool (st_ool_cmp), ext (st_ool_ext), int (b_int).
+# (4 MB; compressed in "stored", uncompressed in "stored_ext"), 'X fit' (a
+# bloom_fit_agg filter) and the sketch 'X', for X = ool (st_ool_cmp), ext
+# (st_ool_ext), int (b_int).
 
 # plain_check X TABLE ROWS
 plain_check() {
-	check "plain SQL, stored filters (join, scalar subquery, literal): $2" $((8 * $3)) <<SQL
+	check "plain SQL, stored filters (join, scalar subquery, literal): $2" $((10 * $3)) <<SQL
 SELECT f::text AS small_literal FROM stored WHERE name = '$1 small' \gset
 CREATE TEMP VIEW probes AS
 SELECT bloom_contains(s1.f, t.v) AS "bloom_contains, join, 4 MB compressed",
@@ -421,9 +465,11 @@ SELECT bloom_contains(s1.f, t.v) AS "bloom_contains, join, 4 MB compressed",
 	(SELECT f FROM stored WHERE name = '$1 large') @> t.v AS "@>, scalar subquery, 4 MB compressed",
 	bloom_contains(:'small_literal'::bloomfilter, t.v) AS "bloom_contains, literal",
 	cms_estimate(c.s, t.v) >= t.cnt AS "cms_estimate, join",
-	cms_estimate((SELECT s FROM stored_cms WHERE name = '$1'), t.v) >= t.cnt AS "cms_estimate, scalar subquery"
-FROM $2 t, stored s1, stored_ext s2, stored s3, stored_cms c
-WHERE s1.name = '$1 large' AND s2.name = '$1 large' AND s3.name = '$1 small' AND c.name = '$1';
+	cms_estimate((SELECT s FROM stored_cms WHERE name = '$1'), t.v) >= t.cnt AS "cms_estimate, scalar subquery",
+	bloom_contains(s4.f, t.v) AS "bloom_contains, join, fit",
+	(SELECT f FROM stored_ext WHERE name = '$1 fit') @> t.v AS "@>, scalar subquery, fit"
+FROM $2 t, stored s1, stored_ext s2, stored s3, stored s4, stored_cms c
+WHERE s1.name = '$1 large' AND s2.name = '$1 large' AND s3.name = '$1 small' AND s4.name = '$1 fit' AND c.name = '$1';
 SQL
 }
 plain_check ool st_ool_cmp 40
@@ -436,20 +482,22 @@ plain_check int b_int 1000
 # as a parameter (an out-of-line value, likewise).
 prepared_check() { # X TABLE(text) ROWS(divisible by 8)
 	local slice=$(($3 / 8))
-	check "prepared statements, generic plan: $2" $((7 * $3)) <<SQL
-PREPARE nfn_by_filter(bloomfilter, bloomfilter, cmsketch, int, int) AS
+	check "prepared statements, generic plan: $2" $((9 * $3)) <<SQL
+PREPARE nfn_by_filter(bloomfilter, bloomfilter, cmsketch, int, int, bloomfilter) AS
 	INSERT INTO nfn_tally SELECT :'tag', x.prober, x.hit FROM $2 t,
 		LATERAL (VALUES ('bloom_contains(\$1 4 MB uncompressed, v)', bloom_contains(\$1, t.v)),
 			('\$1 @> v', \$1 @> t.v), ('v <@ \$2 small', t.v <@ \$2),
-			('cms_estimate(\$3, v)', cms_estimate(\$3, t.v) >= t.cnt)) x(prober, hit)
+			('cms_estimate(\$3, v)', cms_estimate(\$3, t.v) >= t.cnt),
+			('bloom_contains(\$6 fit, v)', bloom_contains(\$6, t.v))) x(prober, hit)
 	WHERE t.id BETWEEN \$4 AND \$5;
-SELECT format('EXECUTE nfn_by_filter(nfn_filter(%L, %L), nfn_filter(%L, %L), nfn_sketch(%L), %s, %s)',
-	'stored_ext', '$1 large', 'stored', '$1 small', '$1', k * $slice + 1, (k + 1) * $slice)
+SELECT format('EXECUTE nfn_by_filter(nfn_filter(%L, %L), nfn_filter(%L, %L), nfn_sketch(%L), %s, %s, nfn_filter(%L, %L))',
+	'stored_ext', '$1 large', 'stored', '$1 small', '$1', k * $slice + 1, (k + 1) * $slice, 'stored', '$1 fit')
 FROM generate_series(0, 7) k \gexec
 PREPARE nfn_by_value(text, bigint) AS
 	INSERT INTO nfn_tally
 	SELECT :'tag', 'bloom_contains(stored 4 MB compressed, \$1)', bloom_contains(s.f, \$1) FROM stored s WHERE s.name = '$1 large'
 	UNION ALL SELECT :'tag', '\$1 <@ stored_ext small', \$1 <@ e.f FROM stored_ext e WHERE e.name = '$1 small'
+	UNION ALL SELECT :'tag', '\$1 <@ stored_ext fit', \$1 <@ e.f FROM stored_ext e WHERE e.name = '$1 fit'
 	UNION ALL SELECT :'tag', 'cms_estimate(stored, \$1)', cms_estimate(c.s, \$1) >= \$2 FROM stored_cms c WHERE c.name = '$1';
 SELECT format('EXECUTE nfn_by_value(nfn_text_value(%L, %s), %s)', '$2', id, cnt) FROM $2 ORDER BY id \gexec
 CREATE TEMP VIEW probes AS SELECT prober, hit FROM nfn_tally WHERE check_name = :'tag';
@@ -484,9 +532,11 @@ check "PL/pgSQL loop, small filter in a variable, out-of-line compressed text" 1
 SELECT nfn_plpgsql_text_loop(:'tag', 'st_ool_cmp', 1000);
 CREATE TEMP VIEW probes AS SELECT prober, hit FROM nfn_tally WHERE check_name = :'tag';
 SQL
-check "PL/pgSQL loop, stored 4 MB filter read into a variable, then added to" 160 <<'SQL'
+check "PL/pgSQL loop, stored 4 MB and fit filters read into a variable, then added to" 320 <<'SQL'
 SELECT nfn_plpgsql_stored_loop(:'tag', 'stored', 'ool large', 'st_ool_cmp');
 SELECT nfn_plpgsql_stored_loop(:'tag', 'stored_ext', 'ext large', 'st_ool_ext');
+SELECT nfn_plpgsql_stored_loop(:'tag', 'stored', 'ool fit', 'st_ool_cmp');
+SELECT nfn_plpgsql_stored_loop(:'tag', 'stored_ext', 'ext fit', 'st_ool_ext');
 CREATE TEMP VIEW probes AS SELECT prober, hit FROM nfn_tally WHERE check_name = :'tag';
 SQL
 
@@ -494,13 +544,13 @@ SQL
 # the cursor's query probes (its executor is suspended between fetches) and
 # the loop probes again with the fetched filter.
 cursor_check() { # X TABLE ROWS
-	check "cursor, FETCH in a loop: $2" $((5 * $3)) <<SQL
+	check "cursor, FETCH in a loop: $2" $((8 * $3)) <<SQL
 BEGIN;
 DECLARE nfn_cur NO SCROLL CURSOR FOR
-	SELECT t.v, s.f, bloom_contains(s.f, t.v) AS q_contains, t.v <@ e.f AS q_contained_in,
-		cms_estimate(c.s, t.v) >= t.cnt AS q_cms
-	FROM $2 t, stored s, stored_ext e, stored_cms c
-	WHERE s.name = '$1 large' AND e.name = '$1 small' AND c.name = '$1';
+	SELECT t.v, s.f, fi.f AS fit, bloom_contains(s.f, t.v) AS q_contains, t.v <@ e.f AS q_contained_in,
+		bloom_contains(fi.f, t.v) AS q_fit, cms_estimate(c.s, t.v) >= t.cnt AS q_cms
+	FROM $2 t, stored s, stored_ext e, stored_ext fi, stored_cms c
+	WHERE s.name = '$1 large' AND e.name = '$1 small' AND fi.name = '$1 fit' AND c.name = '$1';
 SELECT nfn_drain_cursor('nfn_cur', :'tag');
 COMMIT;
 CREATE TEMP VIEW probes AS SELECT prober, hit FROM nfn_tally WHERE check_name = :'tag';
@@ -511,14 +561,17 @@ cursor_check ext st_ool_ext 40
 cursor_check int b_int 1000
 
 # BEFORE INSERT triggers that probe NEW.v against stored filters: one reads
-# the 4 MB filter (uncompressed), the other the small one; both the sketch.
+# the 4 MB filter (uncompressed), one the small one, one the fit one; each
+# the sketch as well.
 trigger_check() { # X TABLE ROWS TARGET
-	check "BEFORE INSERT trigger: $2" $((8 * $3)) <<SQL
+	check "BEFORE INSERT trigger: $2" $((12 * $3)) <<SQL
 CREATE TRIGGER nfn_a BEFORE INSERT ON $4 FOR EACH ROW EXECUTE FUNCTION nfn_probe_trigger(:'tag', 'stored_ext', '$1 large', '$1');
 CREATE TRIGGER nfn_b BEFORE INSERT ON $4 FOR EACH ROW EXECUTE FUNCTION nfn_probe_trigger(:'tag', 'stored', '$1 small', '$1');
+CREATE TRIGGER nfn_c BEFORE INSERT ON $4 FOR EACH ROW EXECUTE FUNCTION nfn_probe_trigger(:'tag', 'stored', '$1 fit', '$1');
 INSERT INTO $4 SELECT v, cnt FROM $2;
 DROP TRIGGER nfn_a ON $4;
 DROP TRIGGER nfn_b ON $4;
+DROP TRIGGER nfn_c ON $4;
 TRUNCATE $4;
 CREATE TEMP VIEW probes AS SELECT prober, hit FROM nfn_tally WHERE check_name = :'tag';
 SQL
@@ -534,14 +587,16 @@ PARALLEL_ON="SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 
 SET min_parallel_table_scan_size = 0;"
 
 # parallel_check TABLE ROWS LEADER-PARTICIPATION(on|off) [LATIN1]
-# Builds a 4 MB filter, a blocked one and a sketch serially and under a forced
-# parallel plan (Gather and workers launched: asserted); the parallel ones must
-# be byte-identical to the serial ones and, probed in parallel as well, miss
+# Builds a 4 MB filter, a blocked one, two fit ones (hash lists, and bits over
+# a 65,536-bit ceiling) and a sketch serially and under a forced parallel plan
+# (Gather and workers launched: asserted); the parallel ones must be
+# byte-identical to the serial ones and, probed in parallel as well, miss
 # nothing.  With LATIN1, the session's client_encoding is LATIN1.
 parallel_check() {
 	local tbl=$1 n=$2 leader=$3 enc=${4:-UTF8} name
 	local Q='$q$'
-	local aggs="bloom_agg(v, 4000000, 0.01) AS large, bloom_agg(v, 200000, 0.01, 'blocked') AS blocked, cms_agg(v, cnt::bigint) AS s"
+	local aggs="bloom_agg(v, 4000000, 0.01) AS large, bloom_agg(v, 200000, 0.01, 'blocked') AS blocked, cms_agg(v, cnt::bigint) AS s,
+		bloom_fit_agg(v) AS fit, bloom_fit_agg(v, 0.001, 65536) AS fit_capped"
 	name="parallel build and probe, leader participation $leader, client_encoding $enc: $tbl"
 	# Arrays have no typed bloom_agg or cms_agg, and the anyelement ones have
 	# no combine function (so that Citus gathers them): their rows are
@@ -551,7 +606,7 @@ parallel_check() {
 	if [ "$tbl" = par_arr ]; then
 		plan_check="'build plan has Gather and no Partial Aggregate' AS what, :'build_plan' ~ 'Gather' AND :'build_plan' !~ 'Partial Aggregate'"
 	fi
-	PGCLIENTENCODING=$enc check "$name" $((3 * n)) <<SQL
+	PGCLIENTENCODING=$enc check "$name" $((5 * n)) <<SQL
 SET client_encoding = '$enc';
 DROP TABLE IF EXISTS nfn_par_$tbl;
 SET max_parallel_workers_per_gather = 0;
@@ -564,7 +619,9 @@ SELECT nfn_explain(${Q}CREATE TABLE nfn_par_$tbl AS SELECT $aggs FROM $tbl${Q}, 
 CREATE TEMP VIEW probes AS
 SELECT bloom_contains((SELECT large FROM nfn_par_$tbl), t.v) AS "bloom_contains, 4 MB built in parallel",
 	t.v <@ (SELECT blocked FROM nfn_par_$tbl) AS "<@, blocked built in parallel",
-	cms_estimate((SELECT s FROM nfn_par_$tbl), t.v) >= t.cnt AS "cms_estimate, built in parallel"
+	cms_estimate((SELECT s FROM nfn_par_$tbl), t.v) >= t.cnt AS "cms_estimate, built in parallel",
+	bloom_contains((SELECT fit FROM nfn_par_$tbl), t.v) AS "bloom_fit_agg(v), built in parallel",
+	t.v <@ (SELECT fit_capped FROM nfn_par_$tbl) AS "bloom_fit_agg(v, 0.001, 65536), built in parallel"
 FROM $tbl t;
 CREATE OR REPLACE TEMP VIEW side_checks AS
 	SELECT $plan_check AS passed
@@ -572,6 +629,10 @@ CREATE OR REPLACE TEMP VIEW side_checks AS
 	UNION ALL SELECT '4 MB filter identical to serial', (SELECT large FROM nfn_par_$tbl) = (SELECT large FROM serial)
 	UNION ALL SELECT 'blocked filter identical to serial', (SELECT blocked::bytea FROM nfn_par_$tbl) = (SELECT blocked::bytea FROM serial)
 	UNION ALL SELECT 'sketch identical to serial', (SELECT s FROM nfn_par_$tbl) = (SELECT s FROM serial)
+	UNION ALL SELECT 'fit filter identical to serial', (SELECT fit::bytea FROM nfn_par_$tbl) = (SELECT fit::bytea FROM serial)
+	UNION ALL SELECT 'capped fit filter identical to serial, over its ceiling',
+		(SELECT fit_capped::bytea FROM nfn_par_$tbl) = (SELECT fit_capped::bytea FROM serial)
+		AND (SELECT (bloom_info(fit_capped)).over_ceiling FROM serial)
 	UNION ALL SELECT 'serial filter identical to the one built under client_encoding UTF8',
 		(SELECT large FROM serial) = (SELECT f FROM nfn_par_reference WHERE tbl = '$tbl')
 	UNION ALL SELECT 'probing plan has Gather', nfn_explain('SELECT * FROM probes') ~ 'Gather';
@@ -618,6 +679,8 @@ CREATE OR REPLACE TEMP VIEW side_checks AS
 		(SELECT (p.u, p.i, p.s) = (s.u, s.i, s.s) FROM nfn_par_groups p, serial s);
 SQL
 
+source "$SQL_DIR/fit_topk.sh"
+
 # ===========================================================================
 echo "== database encodings: LATIN1 and EUC_JP filters moved to a UTF8 database"
 
@@ -638,22 +701,23 @@ N_EUCJP=314
 
 # The filters: one row per kind (text; text[], whose values are ARRAY[v, 'é'];
 # the composite pair, whose values are ROW(length(v), v): a user type has
-# another OID in every database): a small one, a 4 MB one, a blocked one and
-# a sketch.
+# another OID in every database): a small one, a 4 MB one, a blocked one, a
+# self-sized one (bloom_fit_agg) and a sketch.
 enc_build_sql() { # VALUES-SQL SCHEMA.TABLE
 	cat <<SQL
 CREATE TABLE ${2}_vals AS SELECT v, ARRAY[v, 'é'] AS a, ROW(length(v), v)::pair AS p, cnt FROM ($1) x;
 CREATE TABLE $2 AS
 SELECT 'text' AS kind, bloom_agg(v, 1000) AS small, bloom_agg(v, 4000000, 0.01) AS large,
-	bloom_agg(v, 1000, 0.01, 'blocked') AS blocked, (SELECT cms_agg(v) FROM ${2}_vals, generate_series(1, cnt)) AS sketch
+	bloom_agg(v, 1000, 0.01, 'blocked') AS blocked, (SELECT cms_agg(v) FROM ${2}_vals, generate_series(1, cnt)) AS sketch,
+	bloom_fit_agg(v) AS fit
 FROM ${2}_vals
 UNION ALL
 SELECT 'text[]', bloom_agg(a, 1000), bloom_agg(a, 4000000, 0.01), bloom_agg(a, 1000, 0.01, 'blocked'),
-	(SELECT cms_agg(a) FROM ${2}_vals, generate_series(1, cnt))
+	(SELECT cms_agg(a) FROM ${2}_vals, generate_series(1, cnt)), bloom_fit_agg(a, 0.001)
 FROM ${2}_vals
 UNION ALL
 SELECT 'pair', bloom_agg(p, 1000), bloom_agg(p, 4000000, 0.01), bloom_agg(p, 1000, 0.01, 'blocked'),
-	(SELECT cms_agg(p) FROM ${2}_vals, generate_series(1, cnt))
+	(SELECT cms_agg(p) FROM ${2}_vals, generate_series(1, cnt)), bloom_fit_agg(p, 0.01, 1024)
 FROM ${2}_vals;
 SQL
 }
@@ -671,8 +735,8 @@ for origin in latin1 eucjp; do
 		-c "\\copy copytext_$origin FROM '$work/$origin.copy'" -c "\\copy copybin_$origin FROM '$work/$origin.bin' (FORMAT binary)"
 	# (c) the text forms, as literals cast back
 	psql -At -d $src -v origin=$origin >"$work/$origin.textform.sql" <<'SQL'
-SELECT format('INSERT INTO textform_%s VALUES (%L, %L::bloomfilter, %L::bloomfilter, %L::bloomfilter, %L::cmsketch);',
-	:'origin', kind, small::text, large::text, blocked::text, sketch::text) FROM src.enc_src;
+SELECT format('INSERT INTO textform_%s VALUES (%L, %L::bloomfilter, %L::bloomfilter, %L::bloomfilter, %L::cmsketch, %L::bloomfilter);',
+	:'origin', kind, small::text, large::text, blocked::text, sketch::text, fit::text) FROM src.enc_src;
 SQL
 	psql -d $DB -c "CREATE TABLE textform_$origin (LIKE dump_$origin.enc_src)"
 	psql -d $DB -f "$work/$origin.textform.sql"
@@ -680,20 +744,21 @@ done
 
 # enc_check LABEL DB TABLE VALUES-SQL ROWS
 # Every value, written as a literal in this session, probed in every filter
-# of every kind (16 probes per value).
+# of every kind (19 probes per value).
 enc_check() {
-	check "$1" $((16 * $5)) "$2" <<SQL
+	check "$1" $((19 * $5)) "$2" <<SQL
 CREATE TEMP VIEW probes AS
 SELECT bloom_contains(t.small, x.v) AS "text: bloom_contains", t.small @> x.v AS "text: @>", x.v <@ t.small AS "text: <@",
 	bloom_contains(t.large, x.v) AS "text: 4 MB", bloom_contains(t.blocked, x.v) AS "text: blocked",
-	cms_estimate(t.sketch, x.v) >= x.cnt AS "text: cms_estimate",
+	cms_estimate(t.sketch, x.v) >= x.cnt AS "text: cms_estimate", bloom_contains(t.fit, x.v) AS "text: fit",
 	bloom_contains(a.small, ARRAY[x.v, 'é']) AS "text[]: bloom_contains", a.small @> ARRAY[x.v, 'é'] AS "text[]: @>",
 	ARRAY[x.v, 'é'] <@ a.small AS "text[]: <@", bloom_contains(a.large, ARRAY[x.v, 'é']) AS "text[]: 4 MB",
 	bloom_contains(a.blocked, ARRAY[x.v, 'é']) AS "text[]: blocked",
-	cms_estimate(a.sketch, ARRAY[x.v, 'é']) >= x.cnt AS "text[]: cms_estimate",
+	cms_estimate(a.sketch, ARRAY[x.v, 'é']) >= x.cnt AS "text[]: cms_estimate", a.fit @> ARRAY[x.v, 'é'] AS "text[]: fit",
 	bloom_contains(p.small, ROW(length(x.v), x.v)::pair) AS "pair: bloom_contains",
 	p.large @> ROW(length(x.v), x.v)::pair AS "pair: 4 MB", ROW(length(x.v), x.v)::pair <@ p.blocked AS "pair: blocked",
-	cms_estimate(p.sketch, ROW(length(x.v), x.v)::pair) >= x.cnt AS "pair: cms_estimate"
+	cms_estimate(p.sketch, ROW(length(x.v), x.v)::pair) >= x.cnt AS "pair: cms_estimate",
+	ROW(length(x.v), x.v)::pair <@ p.fit AS "pair: fit (over a 1,024-bit ceiling)"
 FROM ($4) x, $3 t, $3 a, $3 p
 WHERE t.kind = 'text' AND a.kind = 'text[]' AND p.kind = 'pair';
 SQL
@@ -718,13 +783,13 @@ PGCLIENTENCODING=LATIN1 enc_check "UTF8 database, filters built there, client_en
 
 # Text is hashed as UTF-8 whatever the database encoding, so a filter built in
 # LATIN1 or EUC_JP is the very filter built from the same values in UTF8.
-check "LATIN1 and EUC_JP filters byte-identical to those built in UTF8" 24 <<'SQL'
+check "LATIN1 and EUC_JP filters byte-identical to those built in UTF8" 30 <<'SQL'
 CREATE TEMP VIEW probes AS
 SELECT o.origin || ' ' || m.kind || ' ' || x.what AS prober, x.same AS hit
 FROM (SELECT 'latin1' AS origin, * FROM dump_latin1.enc_src UNION ALL SELECT 'eucjp', * FROM dump_eucjp.enc_src) m
 	JOIN (SELECT 'latin1' AS origin, * FROM native_latin1 UNION ALL SELECT 'eucjp', * FROM native_eucjp) o USING (origin, kind),
 	LATERAL (VALUES ('small', m.small = o.small), ('4 MB', m.large = o.large), ('blocked', m.blocked = o.blocked),
-		('sketch', m.sketch = o.sketch)) x(what, same);
+		('sketch', m.sketch = o.sketch), ('fit', m.fit::bytea = o.fit::bytea)) x(what, same);
 SQL
 
 echo "$((passed + failed)) checks: $passed ok, $failed FAILED"

@@ -1,6 +1,8 @@
 """An independent reader and writer of bloomsketch values, written from
 docs/format.md: canonical bytes, hashing, positions, and the binary and text
-forms of bloomfilter and cmsketch.  Python 3 standard library only.
+forms of bloomfilter and cmsketch.  The self-sized filters of
+bloom_fit_agg (scheme fit, and the partial states of scheme fit_partial) are
+built in fit_reader.py.  Python 3 standard library only.
 
 Values are given as (type, payload) pairs, the notation of
 docs/vectors/README.md: type is a PostgreSQL type name ("int4", "text",
@@ -26,7 +28,10 @@ COPY_STEP = 0xBF58476D1CE4E5B9
 FAMILIES = ["none", "integer", "text", "bytea", "uuid", "numeric", "float",
             "bool", "date", "timestamp", "timestamptz", "other"]
 SCHEMES = [None, "double", "double_square", "double_cube", "partition",
-           "independent", "blocked"]
+           "independent", "blocked", "fit", "fit_partial"]
+# the flags byte of a fit filter (offset 3): its values exceeded the ceiling,
+# spelled fit_over_ceiling in the text form
+FIT_OVER_CEILING = 1
 
 SCALAR_FAMILY = {
     "int2": 1, "int4": 1, "int8": 1,
@@ -349,8 +354,21 @@ def remix(x):
     return x ^ (x >> 31)
 
 
+def fit_positions(h1, h2, m, k):
+    """The fit scheme (docs/format.md section 4): enhanced double hashing on a
+    power-of-two m, x_i = h1 + i (h2 | 1) + (i^3 - i) / 6 mod 2^64."""
+    out, x, y = [], h1, h2 | 1
+    for i in range(k):
+        out.append(x & (m - 1))
+        x = (x + y) & M64
+        y = (y + i + 1) & M64
+    return out
+
+
 def positions(data, scheme, m, k, seed):
     seed &= M64
+    if scheme == "fit":
+        return fit_positions(*xxh3_128(data, seed), m, k)
     if scheme == "double":
         a, b = locate(data, seed, m, m - 1)
         return [(a + i * (b + 1)) % m for i in range(k)]
@@ -395,10 +413,12 @@ def _signed(x):
 
 
 class BloomFilter:
-    def __init__(self, scheme, m, k, seed, version=2, family=0, tag=0, items=0, bits=None):
+    def __init__(self, scheme, m, k, seed, version=2, family=0, tag=0, items=0, bits=None,
+                 flags=0):
         self.version, self.scheme, self.m, self.k = version, scheme, m, k
         self.seed, self.family, self.tag, self.items = seed & M64, family, tag, items
         self.bits = bytearray(8 * ((m + 63) // 64)) if bits is None else bytearray(bits)
+        self.flags = flags      # fit filters only: FIT_OVER_CEILING
 
     def add(self, family, tag, data):
         if self.family == 0:
@@ -421,13 +441,18 @@ class BloomFilter:
         return [i for i in range(self.m) if self.bits[i >> 3] >> (i & 7) & 1]
 
     def to_bytes(self):
-        return (bytes([self.version, SCHEMES.index(self.scheme), self.family, 0])
+        return (bytes([self.version, SCHEMES.index(self.scheme), self.family, self.flags])
                 + self.k.to_bytes(2, "little") + b"\0\0" + le32(self.tag)
                 + le64(self.m) + le64(self.seed) + le64(self.items) + bytes(self.bits))
 
+    def scheme_token(self):
+        if self.scheme == "fit" and self.flags == FIT_OVER_CEILING:
+            return "fit_over_ceiling"
+        return self.scheme
+
     def to_text(self):
         return "bloom:v%d:%s:%s:k=%d:m=%d:seed=%d:items=%d:%s" % (
-            self.version, self.scheme, family_token(self.family, self.tag), self.k,
+            self.version, self.scheme_token(), family_token(self.family, self.tag), self.k,
             self.m, _signed(self.seed), self.items, _b64(self.bits))
 
     @classmethod
@@ -436,9 +461,11 @@ class BloomFilter:
         k = int.from_bytes(b[4:6], "little")
         tag = int.from_bytes(b[8:12], "little")
         m, seed, items = (int.from_bytes(b[i:i + 8], "little") for i in (12, 20, 28))
-        if reserved or b[6:8] != b"\0\0" or len(b) != 36 + 8 * ((m + 63) // 64):
+        flags_allowed = (0, FIT_OVER_CEILING) if scheme == SCHEMES.index("fit") else (0,)
+        if (reserved not in flags_allowed or b[6:8] != b"\0\0"
+                or len(b) != 36 + 8 * ((m + 63) // 64)):
             raise ValueError("malformed bloomfilter")
-        return cls(SCHEMES[scheme], m, k, seed, version, family, tag, items, b[36:])
+        return cls(SCHEMES[scheme], m, k, seed, version, family, tag, items, b[36:], reserved)
 
     @classmethod
     def from_text(cls, text):
@@ -452,8 +479,11 @@ class BloomFilter:
             family, tag = 11, int(fam[6:], 16)
         else:
             family, tag = FAMILIES.index(fam), 0
+        flags = 0
+        if scheme == "fit_over_ceiling":
+            scheme, flags = "fit", FIT_OVER_CEILING
         f = cls(scheme, int(fields["m"]), int(fields["k"]), int(fields["seed"]),
-                int(v[1:]), family, tag, int(fields["items"]), base64.b64decode(payload))
+                int(v[1:]), family, tag, int(fields["items"]), base64.b64decode(payload), flags)
         if f.to_text() != text:
             raise ValueError("not the canonical spelling")
         return f

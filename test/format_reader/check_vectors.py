@@ -4,7 +4,11 @@ against the test vectors of docs/vectors/, which the C core
 (test/test_vectors.c) and the server (sql/format_vectors.sql) also pass:
 canonical bytes and family tokens from each value's type and payload,
 positions and columns from those bytes, whole filters and sketches built,
-written, read back and probed.  The summaries the server wrote in
+written, read back and probed; the self-sized filters of bloom_fit_agg
+(fit_filters.tsv, whose every line sql/format_vectors.sql has the server
+build from the same values) rebuilt from their values, partial state and
+final filter, byte for byte, and the states read back and finalised.  The
+summaries the server wrote in
 test/topksketch_v1.tsv are read (topk_reader.py), and two of them rebuilt
 from their streams, byte for byte.  Where libxxhash is installed, the pure-Python
 XXH3 is also compared with it on every input length up to 300 and a few long
@@ -24,6 +28,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bloomsketch_reader import (BloomFilter, CountMinSketch, canonical,  # noqa: E402
                                 cms_columns, family_token, positions)
+from fit_reader import FitState, fit_agg, fit_values  # noqa: E402
 from topk_reader import TopkSketch  # noqa: E402
 from xxh3 import xxh3_64, xxh3_128  # noqa: E402
 
@@ -106,6 +111,41 @@ def check_topk_summaries(path):
     return n
 
 
+def check_fit_filters(directory, values):
+    """bloom_fit_agg's filters and states, rebuilt from their values."""
+    n = probes = 0
+    for r in rows(directory, "fit_filters.tsv"):
+        try:
+            probes += check_fit_filter(r, values)
+        except ValueError as e:
+            check(False, "fit filter %s: %s" % (r["name"], e))
+        n += 1
+    return n, probes
+
+
+def check_fit_filter(r, values):
+    """One line of fit_filters.tsv; returns the membership probes made."""
+    probes = 0
+    what = "fit filter " + r["name"]
+    members = fit_values(r["values"], values)
+    state, built = fit_agg(members, float(r["fpr"]), int(r["max_bits"]))
+    check(built.to_text() == r["text"], "text of " + what)
+    state_text = state.to_filter().to_text()
+    if r["state"].startswith("md5:"):
+        check("md5:" + hashlib.md5(state_text.encode()).hexdigest() == r["state"],
+              "state of " + what)
+    else:
+        check(state_text == r["state"], "state of " + what)
+        read_state = FitState.from_filter(BloomFilter.from_text(r["state"]))
+        check(read_state.final().to_text() == r["text"], "final of the read state of " + what)
+    read = BloomFilter.from_text(r["text"])
+    check(BloomFilter.from_bytes(read.to_bytes()).to_text() == r["text"], "binary form of " + what)
+    for member in members:
+        check(read.contains(*member), "a member of " + what)
+        probes += 1
+    return probes
+
+
 def le64_signed(v):
     return (v & ((1 << 64) - 1)).to_bytes(8, "little")
 
@@ -170,6 +210,7 @@ def main():
         n += 1
     counts["sketches"] = n
 
+    counts["fit filters"], counts["fit membership probes"] = check_fit_filters(directory, values)
     counts["summaries"] = check_topk_summaries(os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "topksketch_v1.tsv"))
     counts["XXH3 hashes against libxxhash"] = check_xxh3_against_library()

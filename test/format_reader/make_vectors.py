@@ -6,12 +6,14 @@ wrong fails those tests; check_vectors.py checks the reader against them.
 
     python3 test/format_reader/make_vectors.py      (from the top directory)
 """
+import hashlib
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bloomsketch_reader import (BloomFilter, CountMinSketch, canonical,  # noqa: E402
                                 cms_columns, family_token, positions)
+from fit_reader import fit_agg, fit_values, fit_values_sql  # noqa: E402
 import json  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "vectors")
@@ -119,12 +121,15 @@ SHAPES = [
     ("blocked", 2048, 6, 0),
     ("blocked", 4096, 20, 9),         # k > 7: the chunks of remixed words
     ("blocked", 1024, 64, 5),
+    ("fit", 1024, 7, 0),
+    ("fit", 64, 10, 5),               # k > 8: the cubic term wraps the small m often
 ]
 # shapes at the largest sizes, for the integers only (the server cannot hold them)
 BIG_SHAPES = [
     ("double", BIG_M, 10, 0),
     ("double_square", BIG_M, 3, 0),
     ("independent", BIG_M, 3, 0),
+    ("fit", 1 << 32, 10, 0),
 ]
 
 # name, scheme, m, k, seed, value ids
@@ -144,7 +149,29 @@ FILTERS = [
     ("double_record", "double", 1009, 7, 0, ["record_int_text", "record_int8_text"]),
     ("double_inet", "double", 211, 4, -1, ["inet_v4", "cidr_v4", "inet_v6", "cidr_v6"]),
     ("double_date", "double", 211, 4, -1, ["date_1", "date_neg", "date_inf"]),
+    ("fit_integer", "fit", 256, 7, 0, ["int2_1", "int8_42", "int8_min"]),
+    ("fit_text", "fit", 1024, 10, 3, ["text_alice", "text_utf8", "text_empty", "bpchar_ab"]),
 ]
+
+# bloom_fit_agg: name, fpr, max_bits, values (fit_reader.fit_values); the
+# sets take every path of the final function: the exact rate (m <= 2048 at
+# k = 7), the fill's rate above, a state of the bits form (more than
+# max_bits / 256 distinct values), a group over its ceiling, k from 3 to 20
+FIT_FILTERS = [
+    ("ten_integers", 0.01, 1 << 27, "int8 1..10"),
+    ("text_spellings", 0.01, 1 << 27, "ids text_alice,varchar_alice,literal_alice,text_utf8,"
+     "text_empty,text_300,bpchar_ab,name_pg_class"),
+    ("arrays", 0.1, 1 << 27, "ids array_int4,array_empty,array_lb0,array_int4"),
+    ("three_integers_1e-6", 1e-6, 1 << 27, "int8 1..3"),
+    ("integers_200_0.001", 0.001, 1 << 27, "int8 1..200"),
+    ("integers_1000", 0.01, 1 << 27, "int8 1..1000"),
+    ("integers_1000_bits_state", 0.01, 65536, "int8 1..1000"),
+    ("integers_300_over_ceiling", 0.01, 1024, "int8 1..300"),
+    ("text_5_bits_state", 0.01, 1024, "text v1..v5"),
+    ("text_500_0.05", 0.05, 1 << 27, "text v1..v500"),
+]
+# states longer than this are written as md5: and the md5 of their text
+FIT_STATE_INLINE = 2000
 
 # w, d, copies, seed
 CMS_SHAPES = [(101, 4, 1, 0), (53, 5, 2, 7), (2, 2, 1, 0), (1009, 7, 3, -5)]
@@ -194,6 +221,19 @@ def main():
                 bf.add(family, tag, data)
             f.write("\t".join([name, scheme, str(m), str(k), str(seed), ",".join(ids),
                                bf.to_bytes().hex(), bf.to_text()]) + "\n")
+
+    with open(os.path.join(OUT, "fit_filters.tsv"), "w", encoding="utf-8") as f:
+        f.write("name\tfpr\tmax_bits\tvalues\tsql\tstate\ttext\n")
+        by_id = {vid: canon[vid][:3] for vid in canon}
+        sql_by_id = {vid: sql for vid, sql, *_ in VALUES}
+        for name, fpr, max_bits, spec in FIT_FILTERS:
+            state, built = fit_agg(fit_values(spec, by_id), fpr, max_bits)
+            state_text = state.to_filter().to_text()
+            if len(state_text) > FIT_STATE_INLINE:
+                state_text = "md5:" + hashlib.md5(state_text.encode()).hexdigest()
+            f.write("\t".join([name, repr(fpr), str(max_bits), spec,
+                               fit_values_sql(spec, sql_by_id), state_text,
+                               built.to_text()]) + "\n")
 
     with open(os.path.join(OUT, "cms_columns.tsv"), "w") as f:
         f.write("id\tw\td\tcopies\tseed\tcolumns\n")

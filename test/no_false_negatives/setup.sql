@@ -74,7 +74,12 @@ SELECT 'ool large', bloom_agg(v, 4000000, 0.01) FROM st_ool_cmp UNION ALL
 SELECT 'ext small', bloom_agg(v, 1000) FROM st_ool_ext UNION ALL
 SELECT 'ext large', bloom_agg(v, 4000000, 0.01) FROM st_ool_ext UNION ALL
 SELECT 'int small', bloom_agg(v, 1000) FROM b_int UNION ALL
-SELECT 'int large', bloom_agg(v, 4000000, 0.01) FROM b_int;
+SELECT 'int large', bloom_agg(v, 4000000, 0.01) FROM b_int UNION ALL
+-- self-sized filters (bloom_fit_agg with 1, 2 and 3 arguments; the integers'
+-- 1,000 values pass 65,536 / 256, so their state took the bits form)
+SELECT 'ool fit', bloom_fit_agg(v) FROM st_ool_cmp UNION ALL
+SELECT 'ext fit', bloom_fit_agg(v, 0.001) FROM st_ool_ext UNION ALL
+SELECT 'int fit', bloom_fit_agg(v, 0.01, 65536) FROM b_int;
 -- f::bytea::bloomfilter makes fresh values: copying the column as it is
 -- would keep the compressed bytes, which STORAGE EXTERNAL does not undo
 INSERT INTO stored_ext SELECT name, f::bytea::bloomfilter FROM stored;
@@ -115,10 +120,28 @@ SELECT g, bloom_agg(x, 1000), cms_agg(x, 0.01, 0.01)
 FROM generate_series(1, 2000) g,
 	LATERAL (SELECT g + k AS x FROM generate_series(0, 4) k UNION ALL SELECT -k FROM generate_series(1, 50) k) xs
 GROUP BY g;
+-- Heavy-hitter streams (topksketch) large enough for a parallel scan: each
+-- value of the set occurs cnt times, except the values of id 1, 2 and 3,
+-- which occur W, 2 W and 3 W times (nfn_weight), W chosen so that exactly
+-- those three occur more than N / 101 times among the N rows; rows in a
+-- shuffled (but fixed) order.
+CREATE FUNCTION nfn_weight(id int, cnt int, w int) RETURNS int LANGUAGE sql IMMUTABLE AS $$
+	SELECT CASE WHEN id BETWEEN 1 AND 3 THEN id * w ELSE cnt END $$;
+CREATE TABLE hh_par_int AS SELECT t.id, t.v, r FROM par_int t, generate_series(1, nfn_weight(t.id, t.cnt, 5000)) r
+	ORDER BY md5(t.id || ':' || r);
+CREATE TABLE hh_par_text AS SELECT t.id, t.v, r FROM par_text t, generate_series(1, nfn_weight(t.id, t.cnt, 1000)) r
+	ORDER BY md5(t.id || ':' || r);
 ANALYZE;
 
 -- ---------------------------------------------------------------------------
 -- Helpers.
+
+-- The partial state of bloom_fit_agg(v, fpr, max_bits) (its transition
+-- function alone), and which form it has: 'bits' when its m is the ceiling's
+-- bits plus the two words of rate and ceiling (docs/format.md), else 'hashes'.
+CREATE AGGREGATE nfn_fit_state(anyelement, float8, bigint) (SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter);
+CREATE FUNCTION nfn_fit_form(state bloomfilter, ceiling bigint) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+	SELECT CASE WHEN split_part(state::text, ':', 6) = 'm=' || (128 + ceiling) THEN 'bits' ELSE 'hashes' END $$;
 
 -- The plan of a statement as text (EXPLAIN with the given options).
 CREATE FUNCTION nfn_explain(q text, opts text DEFAULT 'COSTS OFF') RETURNS text LANGUAGE plpgsql AS $$
@@ -281,21 +304,26 @@ BEGIN
 END $$;
 
 -- Fetches the named cursor one row at a time until it is exhausted.  The
--- cursor's query returns v, f and its own answers q_contains, q_contained_in
--- and q_cms; the loop records those and probes f @> v itself, in a PL/pgSQL
--- expression and in an SQL statement (5 probes per row).
+-- cursor's query returns v, f, a self-sized filter fit and its own answers
+-- q_contains, q_contained_in, q_fit and q_cms; the loop records those and
+-- probes f @> v and fit @> v itself, in PL/pgSQL expressions and in an SQL
+-- statement (8 probes per row).
 CREATE FUNCTION nfn_drain_cursor(cur refcursor, check_name text) RETURNS void LANGUAGE plpgsql AS $$
-DECLARE r record; hit boolean;
+DECLARE r record; hit boolean; fit_hit boolean;
 BEGIN
 	LOOP
 		FETCH cur INTO r;
 		EXIT WHEN NOT FOUND;
 		hit := r.f @> r.v;   -- a PL/pgSQL expression: its call site lives across fetches
+		fit_hit := r.fit @> r.v;
 		INSERT INTO nfn_tally VALUES (check_name, 'bloom_contains in the cursor''s query', r.q_contains),
 			(check_name, '<@ in the cursor''s query', r.q_contained_in),
+			(check_name, 'bloom_contains (fit) in the cursor''s query', r.q_fit),
 			(check_name, 'cms_estimate in the cursor''s query', r.q_cms),
 			(check_name, '@> on the fetched filter, in a PL/pgSQL expression', hit),
-			(check_name, '@> on the fetched filter, in an SQL statement', r.f @> r.v);
+			(check_name, '@> on the fetched filter, in an SQL statement', r.f @> r.v),
+			(check_name, '@> on the fetched fit filter, in a PL/pgSQL expression', fit_hit),
+			(check_name, '@> on the fetched fit filter, in an SQL statement', r.fit @> r.v);
 	END LOOP;
 END $$;
 

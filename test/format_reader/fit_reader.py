@@ -1,0 +1,235 @@
+"""Self-sized filters (bloom_fit_agg), written from docs/format.md sections
+4 and 5 and docs/fit.md: the partial state of scheme fit_partial (its two
+forms, read, written and checked), and the final filter of scheme fit,
+rebuilt from a group's values as the aggregate sizes it: the smallest power
+of two at which the filter's own false-positive rate is within the rate asked
+for, counted exactly on small filters and from the fill above.  Python 3
+standard library only; the floating-point steps are those of the C code, in
+the same order, so that the same libm gives the same sizes.
+"""
+
+import math
+import struct
+
+from bloomsketch_reader import BloomFilter, M64, canonical, fit_positions
+from xxh3 import xxh3_128
+
+MIN_BITS = 64
+MAX_BITS = 1 << 32
+MIN_CEILING = 1024
+DEFAULT_CEILING = 1 << 27
+MAX_HASHES = 1024
+# the exact count is used while (m / 2) k (m / 64) word operations stay
+# within EXACT_WORK, and m within EXACT_MAX_BITS
+EXACT_WORK = 5e5
+EXACT_MAX_BITS = 16384
+# the weight of Kirsch and Mitzenmacher's 2 n / m^2 above the exact count
+TERM_FACTOR = 1.5
+# payload words before the hashes or bits: the rate and the ceiling
+PREFIX_WORDS = 2
+
+
+def fit_hashes(fpr):
+    """k = round(log2(1 / fpr)), rounding halves away from zero, in 1 .. 1024."""
+    k = math.floor(-math.log2(fpr) + 0.5)
+    return max(1, min(MAX_HASHES, k))
+
+
+def fit_ceiling(max_bits):
+    """The largest power of two within max_bits and 2^32; None below 1024."""
+    if max_bits < MIN_CEILING:
+        return None
+    ceiling = MAX_BITS
+    while ceiling > max_bits:
+        ceiling >>= 1
+    return ceiling
+
+
+def _popcount(x):
+    return bin(x).count("1")
+
+
+def exact_rate(bits, m, k):
+    """The share of the pairs (a mod m, odd b mod m) whose k positions are all
+    set in the m-bit integer `bits`, or None when the count is too costly."""
+    if m > EXACT_MAX_BITS or m < MIN_BITS or m / 2 * k * (m // 64) > EXACT_WORK:
+        return None
+    full = (1 << m) - 1
+    total = 0
+    for b in range(1, m, 2):
+        acc, offset, growth = bits, 0, b
+        for i in range(1, k):
+            offset = (offset + growth) & (m - 1)
+            growth += i
+            # bit a of the rotation is bit (a + offset) mod m of the filter
+            acc &= ((bits >> offset) | (bits << (m - offset))) & full
+        total += _popcount(acc)
+    return float(total) / (float(m) * float(m // 2))
+
+
+def fill_rate(set_bits, m, k):
+    """(set / m)^k plus TERM_FACTOR times 2 n / m^2, n estimated from the fill."""
+    mf = float(m)
+    fill = set_bits / mf
+    items = mf if set_bits >= m else -mf / k * math.log1p(-fill)
+    return math.pow(fill, k) + TERM_FACTOR * 2 * items / (mf * mf)
+
+
+def fit_rate(bits, m, k):
+    rate = exact_rate(bits, m, k)
+    return fill_rate(_popcount(bits), m, k) if rate is None else rate
+
+
+def fold(bits, m):
+    """The filter at m / 2: the OR of its two halves."""
+    half = m // 2
+    return (bits & ((1 << half) - 1)) | (bits >> half)
+
+
+def fold_to_rate(bits, m, k, fpr):
+    """Fold while the folded filter meets fpr: (bits, m, met at the start)."""
+    if not fit_rate(bits, m, k) <= fpr:
+        return bits, m, False
+    while m > MIN_BITS:
+        folded = fold(bits, m)
+        if not fit_rate(folded, m // 2, k) <= fpr:
+            break
+        bits, m = folded, m // 2
+    return bits, m, True
+
+
+def start_bits(n, k, fpr, ceiling):
+    """A power of two at least twice the standard model's size for n."""
+    per_item = -float(k) / math.log1p(-math.pow(fpr, 1.0 / k))
+    wanted = 2 * per_item * float(n)
+    bits = MIN_BITS
+    while bits < ceiling and bits < wanted:
+        bits *= 2
+    return bits
+
+
+def set_pairs(pairs, m, k):
+    bits = 0
+    for h1, h2 in pairs:
+        for p in fit_positions(h1, h2, m, k):
+            bits |= 1 << p
+    return bits
+
+
+def _bits_bytes(bits, m):
+    return bits.to_bytes(m // 8, "little")
+
+
+class FitState:
+    """A partial state: the rate, the ceiling, the values added (items) and
+    either the sorted distinct hash pairs or the bits at the ceiling."""
+
+    def __init__(self, fpr, ceiling, version=2, family=0, tag=0, items=0, pairs=None,
+                 bits=None):
+        self.fpr, self.ceiling, self.k = fpr, ceiling, fit_hashes(fpr)
+        self.version, self.family, self.tag, self.items = version, family, tag, items
+        self.pairs = sorted(set(pairs or ()))
+        self.bits = bits        # an integer of ceiling bits, or None: the hashes form
+
+    def add(self, family, tag, data):
+        """One value, as the transition function adds it (seed 0)."""
+        if self.family == 0:
+            self.family, self.tag = family, tag
+        elif (self.family, self.tag) != (family, tag):
+            raise ValueError("value of another family")
+        self.items = min(self.items + 1, M64)
+        h1, h2 = xxh3_128(data, 0)
+        if self.bits is not None:
+            self.bits |= set_pairs([(h1, h2)], self.ceiling, self.k)
+            return
+        if (h1, h2) not in self.pairs:
+            self.pairs = sorted(self.pairs + [(h1, h2)])
+        if len(self.pairs) > self.ceiling // 256:
+            self.bits, self.pairs = set_pairs(self.pairs, self.ceiling, self.k), []
+
+    def to_filter(self):
+        """The filter as bloomfilter values carry a state (scheme fit_partial)."""
+        words = [struct.unpack("<Q", struct.pack("<d", self.fpr))[0], self.ceiling]
+        if self.bits is None:
+            payload = b"".join(h.to_bytes(8, "little") for p in self.pairs for h in p)
+            m = 64 * (PREFIX_WORDS + 2 * len(self.pairs))
+        else:
+            payload = _bits_bytes(self.bits, self.ceiling)
+            m = 64 * PREFIX_WORDS + self.ceiling
+        head = b"".join(w.to_bytes(8, "little") for w in words)
+        return BloomFilter("fit_partial", m, self.k, 0, self.version, self.family, self.tag,
+                           self.items, head + payload)
+
+    @classmethod
+    def from_filter(cls, f):
+        """Read and check a state (docs/format.md section 7, fit_partial)."""
+        raw = bytes(f.bits)
+        words = [int.from_bytes(raw[i:i + 8], "little") for i in range(0, len(raw), 8)]
+        if f.scheme != "fit_partial" or f.m % 64 or len(words) < PREFIX_WORDS:
+            raise ValueError("not a bloom_fit_agg state")
+        fpr = struct.unpack("<d", struct.pack("<Q", words[0]))[0]
+        ceiling = words[1]
+        if (not 0 < fpr < 1 or f.k != fit_hashes(fpr) or ceiling & (ceiling - 1)
+                or not MIN_CEILING <= ceiling <= MAX_BITS):
+            raise ValueError("bloom_fit_agg state with an invalid rate or ceiling")
+        state = cls(fpr, ceiling, f.version, f.family, f.tag, f.items)
+        body = words[PREFIX_WORDS:]
+        if len(body) == ceiling // 64:
+            state.bits = int.from_bytes(raw[8 * PREFIX_WORDS:], "little")
+            if f.items <= ceiling // 256 or _popcount(state.bits) > f.k * f.items:
+                raise ValueError("bloom_fit_agg state bits do not match its items")
+            return state
+        pairs = [(body[i], body[i + 1]) for i in range(0, len(body), 2)]
+        if (len(body) % 2 or len(pairs) > ceiling // 256 or len(pairs) > f.items
+                or (len(pairs) == 0) != (f.family == 0)
+                or any(pairs[i] >= pairs[i + 1] for i in range(len(pairs) - 1))):
+            raise ValueError("bloom_fit_agg state hashes malformed")
+        state.pairs = pairs
+        return state
+
+    def final(self):
+        """The group's filter, as the final function sizes it."""
+        if self.bits is not None:
+            bits, m, met = fold_to_rate(self.bits, self.ceiling, self.k, self.fpr)
+        else:
+            size = start_bits(len(self.pairs), self.k, self.fpr, self.ceiling)
+            while True:
+                bits, m, met = fold_to_rate(set_pairs(self.pairs, size, self.k), size,
+                                            self.k, self.fpr)
+                if met or size >= self.ceiling:
+                    break
+                size *= 2
+        return BloomFilter("fit", m, self.k, 0, self.version, self.family, self.tag,
+                           self.items, _bits_bytes(bits, m), 0 if met else 1)
+
+
+def fit_agg(values, fpr=0.01, max_bits=DEFAULT_CEILING):
+    """(state, filter) of bloom_fit_agg over values: (family, tag, canonical bytes)."""
+    state = FitState(fpr, fit_ceiling(max_bits))
+    for family, tag, data in values:
+        state.add(family, tag, data)
+    return state, state.final()
+
+
+def fit_values(spec, by_id):
+    """The values of a set of docs/vectors/fit_filters.tsv, as (family, tag,
+    canonical bytes): "ids A,B,..." (ids of values.tsv, repeats allowed),
+    "int8 A..B" (the integers A to B) or "text vA..vB" ('v' || i, i = A .. B)."""
+    kind, _, rest = spec.partition(" ")
+    if kind == "ids":
+        return [by_id[i] for i in rest.split(",")]
+    low, high = rest.replace("v", "").split("..")
+    if kind == "int8":
+        return [canonical("int8", i) for i in range(int(low), int(high) + 1)]
+    return [canonical("text", "v%d" % i) for i in range(int(low), int(high) + 1)]
+
+
+def fit_values_sql(spec, sql_by_id):
+    """An SQL query of the same values, as column 1."""
+    kind, _, rest = spec.partition(" ")
+    if kind == "ids":
+        return " UNION ALL ".join("SELECT " + sql_by_id[i] for i in rest.split(","))
+    low, high = rest.replace("v", "").split("..")
+    if kind == "int8":
+        return "SELECT i::int8 FROM generate_series(%s, %s) i" % (low, high)
+    return "SELECT 'v' || i FROM generate_series(%s, %s) i" % (low, high)
