@@ -17,10 +17,17 @@
 # bloomsketch_new (bloomsketch_<tag>.so, .control and the SQL scripts renamed)
 # — so the two coexist and nothing named bloomsketch (the work tree's own
 # install) is touched; this script never runs `make install`.  One throwaway
-# server (port 54392, private socket, bench/run.sh's settings) gets two
-# databases, bench_old (CREATE EXTENSION bloomsketch_old) and bench_new
-# (bloomsketch_new), each with bench/run.sh's tables.  Then, section by
-# section, every timed query of bench/run.sh runs in both: one warm-up round,
+# server (port 54392, private socket, bench/run.sh's settings) gets one
+# database, bench, with bench/run.sh's tables and each build's extension in a
+# schema of its own (CREATE EXTENSION bloomsketch_old SCHEMA old, and new):
+# a session of a build runs with search_path = <tag>, public.  Both builds
+# read the very same tables t, other, cms_probe, cms_groups and tg; only the
+# small tables whose columns have the extension's types (the stored filter
+# and sketch, the one-item values) exist once per schema.  (With a database
+# per build, count(id), which never calls the extension, differed by up to
+# 60% between the two copies of t: where a table's buffers sit in memory
+# matters more on this VM than a small change in the code.)  Then, section
+# by section, every timed query of bench/run.sh runs for both: one warm-up round,
 # then $RUNS measured rounds; the figure is the median "Execution Time" of
 # EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON), as in bench/run.sh, and beside
 # it the median CPU time the backend spent on the query, which a busy
@@ -148,34 +155,32 @@ runuser -u postgres -- $PG_BIN/pg_ctl -D "$BS_PGDIR/data" -l "$BS_PGDIR/server.l
 	-o "$OPTIONS" -w start >/dev/null || { cat "$BS_PGDIR/server.log" >&2; exit 1; }
 
 sql() { psql -X -A -t -q -v ON_ERROR_STOP=1 "$@"; }
-in_db() { local tag=$1; shift; sql -d "bench_$tag" "$@"; }
+# a session of one build: its schema first on the search path
+in_db() { local tag=$1; shift; PGOPTIONS="-c search_path=$tag,public" sql -d bench "$@"; }
 
 # ---------------------------------------------------------------------------
-# Data, as bench/run.sh builds it (bench/lib.sh), in both databases (loaded
-# concurrently).
+# Data, as bench/run.sh builds it (bench/lib.sh), once, in database bench.
 # ---------------------------------------------------------------------------
-load_db() {
-	local tag=$1
-	sql -c "CREATE DATABASE bench_$tag"
-	{
-		echo "CREATE EXTENSION bloomsketch_$tag;"
-		echo "CREATE EXTENSION pg_prewarm;"
-		echo "CREATE EXTENSION hll;"
-		bench_t_sql "$ROWS"
-	} | in_db "$tag"
-}
-bs_log "loading t ($ROWS rows) into bench_old and bench_new"
-for tag in "${TAGS[@]}"; do load_db "$tag" >"$WORK/load.$tag.log" 2>&1 & done
-for tag in "${TAGS[@]}"; do wait -n || { cat "$WORK"/load.*.log >&2; exit 1; }; done
+bs_log "loading t ($ROWS rows) into database bench"
+sql -c "CREATE DATABASE bench"
+{
+	for tag in "${TAGS[@]}"; do
+		echo "CREATE SCHEMA $tag;"
+		echo "CREATE EXTENSION bloomsketch_$tag SCHEMA $tag;"
+	done
+	echo "CREATE EXTENSION pg_prewarm;"
+	echo "CREATE EXTENSION hll;"
+	bench_t_sql "$ROWS"
+} | sql -d bench >"$WORK/load.log" 2>&1 || { cat "$WORK/load.log" >&2; exit 1; }
 for tag in "${TAGS[@]}"; do
-	bs_log "bench_$tag: extension $(in_db "$tag" -c "SELECT extname || ' ' || extversion FROM pg_extension WHERE extname LIKE 'bloomsketch%'"), t $(in_db "$tag" -c "SELECT pg_size_pretty(pg_relation_size('t'))")"
+	bs_log "schema $tag: extension $(in_db "$tag" -c "SELECT extname || ' ' || extversion FROM pg_extension WHERE extname = 'bloomsketch_$tag'"), t $(in_db "$tag" -c "SELECT pg_size_pretty(pg_relation_size('t'))")"
 done
 
 # median/min/max of a file of times (the same median as bench/run.sh's)
 stats() { sort -g "$1" | awk -v n="$RUNS" '{ v[NR] = $1 } END { printf "%s %s %s\n", v[int((n + 1) / 2)], v[1], v[NR] }'; }
 
 # run_rounds SECTION PREAMBLE_FUNCTION LABELS...: STATEMENT[label] is timed.
-# Round r runs a fresh session in bench_old, then one in bench_new; round 0 is
+# Round r runs a fresh session of the old build, then one of the new; round 0 is
 # the warm-up.  Times go to $WORK/<section>.<tag>.<label index>.
 run_rounds() {
 	local section=$1 preamble=$2 round tag i line out med min max
@@ -276,9 +281,11 @@ ratio_table() {
 # ===========================================================================
 if [[ " $SECTIONS " == *" bloom "* ]]; then
 	bs_log "bloom: loading other and its stored filter in both databases"
-	for tag in "${TAGS[@]}"; do
-		bench_bloom_tables_sql "$ROWS" "$CAPACITY" "$FPR" | in_db "$tag" | sed "s/^/==> $tag: /" >&2
-	done
+	# other once, in public; each build's stored filter of it in its schema
+	bench_bloom_tables_sql "$ROWS" "$CAPACITY" "$FPR" | in_db old | sed "s/^/==> /" >&2
+	in_db old -c "ALTER TABLE old.other SET SCHEMA public"
+	in_db new -c "CREATE TABLE other_filter AS SELECT bloom_agg(id, $CAPACITY, $FPR) AS f FROM other" \
+		-c "VACUUM (FREEZE, ANALYZE) other_filter" -c "SELECT pg_prewarm('other_filter'), pg_prewarm(reltoastrelid) FROM pg_class WHERE oid = 'other_filter'::regclass" >/dev/null
 
 	LABELS=(A B C D E F "F'" G)
 	QUERY[A]="SELECT count(id) FROM t"
@@ -330,7 +337,7 @@ if [[ " $SECTIONS " == *" bloom "* ]]; then
 	} >>"$REPORT"
 
 	# free their shared buffers for the cms section's tables
-	for tag in "${TAGS[@]}"; do in_db "$tag" -c "DROP TABLE other, other_filter"; done
+	in_db old -c "DROP TABLE public.other, old.other_filter, new.other_filter"
 fi
 
 # ===========================================================================
@@ -341,8 +348,12 @@ if [[ " $SECTIONS " == *" cms "* ]]; then
 	CMS_GROUPS=1000
 	bs_log "cms: storing the sketch of t.s and $CMS_PROBES values to look up in both databases"
 	declare -A CMS_SUM
+	# cms_probe and cms_groups once, in public; each build's stored sketch in its schema
+	bench_cms_tables_sql "$CMS_PROBES" "$CMS_GROUPS" | in_db old | sed "s/^/==> /" >&2
+	in_db old -c "ALTER TABLE old.cms_probe SET SCHEMA public" -c "ALTER TABLE old.cms_groups SET SCHEMA public"
+	in_db new -c "CREATE TABLE cms_store AS SELECT cms_agg(s) AS sketch FROM t" \
+		-c "VACUUM (FREEZE, ANALYZE) cms_store" -c "SELECT pg_prewarm('cms_store'), pg_prewarm(reltoastrelid) FROM pg_class WHERE oid = 'cms_store'::regclass" >/dev/null
 	for tag in "${TAGS[@]}"; do
-		bench_cms_tables_sql "$CMS_PROBES" "$CMS_GROUPS" | in_db "$tag" | sed "s/^/==> $tag: /" >&2
 		CMS_SUM[$tag]=$(in_db "$tag" -c "SELECT sum(cms_estimate((SELECT sketch FROM cms_store), s)) FROM cms_probe")
 		bs_log "cms: $tag: sum of $CMS_PROBES estimates ${CMS_SUM[$tag]}"
 	done
@@ -381,14 +392,14 @@ fi
 # ===========================================================================
 if [[ " $SECTIONS " == *" scaleout "* ]]; then
 	bs_log "scaleout: loading $TINY_ROWS one-item filters and sketches and t's groups in both databases"
+	in_db old -c "CREATE TABLE public.tg AS SELECT id, (id % 1000)::int AS g FROM t" \
+		-c "VACUUM (FREEZE, ANALYZE) public.tg" >/dev/null
 	for tag in "${TAGS[@]}"; do
 		in_db "$tag" <<-SQL
 			CREATE TABLE tiny_values AS
 				SELECT bloom_add(bloom_create(1, 0.01), i) AS f, cms_add(cms_create_dims(5, 2), i) AS c
 				FROM generate_series(1::bigint, $TINY_ROWS) i;
-			CREATE TABLE tg AS SELECT id, (id % 1000)::int AS g FROM t;
 			VACUUM (FREEZE, ANALYZE) tiny_values;
-			VACUUM (FREEZE, ANALYZE) tg;
 			CHECKPOINT;
 			SELECT sum(pg_prewarm(c)) FROM (VALUES ('t'::regclass), ('tiny_values'), ('tg')) v(c);
 		SQL
@@ -439,9 +450,9 @@ fi
 	echo "- machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
 		"$(awk '/^MemTotal/ { printf "%.0f GB RAM", $2 / 1048576 }' /proc/meminfo)"
 	echo "- server: $(sql -c 'SHOW server_version'), shared_buffers=3GB, work_mem=1GB," \
-		"max_parallel_workers_per_gather=0, jit=off; databases bench_old and bench_new"
+		"max_parallel_workers_per_gather=0, jit=off; one database, each build in its own schema"
 	echo "- method: one warm-up round, then $RUNS rounds; each round a fresh session per build," \
-		"old then new; median of the server-side \"Execution Time\" of $EXPLAIN," \
+		"old then new, over the same tables; median of the server-side \"Execution Time\" of $EXPLAIN," \
 		"and median of the backend's CPU time over the query (/proc/self/schedstat)"
 	echo
 	cat "$REPORT"
