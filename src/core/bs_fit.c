@@ -3,6 +3,7 @@
  * (bs_fit.h).  The exact rate is in bs_fit_rate.c.
  */
 #include "bs_fit.h"
+#include "bs_error.h"
 
 #include <math.h>
 
@@ -178,6 +179,8 @@ bs_fit_fold_to_rate(uint64_t *words, uint64_t bits, uint32_t hashes, double fpr,
 	/* the rate only grows as the filter folds (docs/fit.md): stop at the first miss */
 	while (bits > BS_FIT_MIN_BITS && folded_rate(words, bits, hashes) <= fpr)
 	{
+		/* a pass reads the whole array: up to 512 MB at the largest ceiling */
+		bs_poll_interrupts();
 		bs_fit_fold(words, bits);
 		bits /= 2;
 	}
