@@ -11,6 +11,14 @@
 /* ------------------------------------------------------------------------ */
 
 /* floor(x * n / 2^64), and whether the mapping would reject x */
+static unsigned long model_polls;
+
+static void
+count_model_poll(void)
+{
+	model_polls++;
+}
+
 static uint64_t
 scaled(uint64_t x, uint64_t n, bool *rejected)
 {
@@ -550,6 +558,24 @@ test_schemes(void)
 							   bs_scheme_name(scheme), (long long) m, (long long) itemss[ni],
 							   (long long) k, rate);
 				}
+	}
+	/*
+	 * 6b. the KM model's sum over the members that cover two or more of a
+	 * non-member's positions ends once what is left cannot move the rate:
+	 * at m = 512e6, n = 1e7, k = 64 that share is 3e-11 a member, and the
+	 * sum used to run on to j = n (1e7 steps, 40 s) because 1 minus the
+	 * weights summed so far stops falling at the rounding of 1.  It polls
+	 * for interrupts every 4,096 steps, so the polls count its steps.
+	 */
+	{
+		double		rate = -1;
+
+		model_polls = 0;
+		bs_interrupt_check = count_model_poll;
+		CHECK(bs_scheme_expected_fpr(BS_SCHEME_DOUBLE_SQUARE, 512000000, 10000000, 64, &rate, &err) == BS_OK);
+		bs_interrupt_check = NULL;
+		CHECKF(model_polls < 4, "the model's sum polled %lu times (4,096 steps each)", model_polls);
+		CHECKF(rate > 0 && rate < 1e-9, "double_square m 512e6 n 1e7 k 64: rate %.17g", rate);
 	}
 	{
 		double		rate = -1;

@@ -57,6 +57,7 @@
 #include <string.h>
 
 #include "bs_bloom.h"
+#include "bs_error.h"
 #include "bs_primes.h"
 
 /* Largest k whose counts are exact; beyond it they are bounded. */
@@ -466,6 +467,7 @@ mixed_rate(const cover_model *model, long double n, long double mu, long double 
 	long double log_weight = n * log1pl(-mu);	/* Binomial(n, mu) at j = 0 */
 	long double left = 1;
 	long double rate = 0;
+	uint64_t	steps = 0;
 
 	memset(covered, 0, (d + 1) * sizeof(long double));
 	covered[0] = 1;
@@ -515,7 +517,25 @@ mixed_rate(const cover_model *model, long double n, long double mu, long double 
 								  c, t < d ? t : d, d, true);
 		}
 		memcpy(covered, next, (d + 1) * sizeof(long double));
-		log_weight += logl((n - j) / (j + 1)) + logl(mu) - log1pl(-mu);
+		{
+			long double ratio = expl(logl((n - j) / (j + 1)) + logl(mu) - log1pl(-mu));
+
+			log_weight += logl(ratio);
+
+			/*
+			 * `left` is 1 minus the weights so far, and stops falling once it
+			 * reaches the rounding of 1 (about 1e-19), far above what the
+			 * rule above needs when the rate is small.  Past the mode the
+			 * weights fall at least geometrically, by `ratio` or faster, and
+			 * each term is a weight times a chance: the terms left add up
+			 * to at most w_(j+1) / (1 - ratio), which ends the sum as soon
+			 * as that is below the rate's own rounding.
+			 */
+			if (ratio < 1 && expl(log_weight) / (1 - ratio) <= 1e-20L * rate)
+				break;
+		}
+		if (++steps % 4096 == 0)
+			bs_poll_interrupts();
 	}
 	return rate;
 }
