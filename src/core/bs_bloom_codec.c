@@ -86,14 +86,21 @@ bs_bloom_check_words(const bs_bloom *filter, bs_error *err)
 bs_status
 bs_bloom_check_shape(const bs_bloom *filter, uint64_t total_bytes, bs_error *err)
 {
-	if (filter->scheme == BS_SCHEME_FIT_PARTIAL &&
-		bs_bloom_check_state_shape(filter, total_bytes, err) == BS_OK)
-	{
-		bs_fail(err, BS_ERR_PARAM, "bloomfilter is an unfinished bloom_fit_agg state",
-				"It holds the hashes or bits of a group that bloom_fit_agg has not sized yet, which no function but the aggregate reads.");
-		return bs_hint(err, BS_ERR_PARAM, "Use the result of bloom_fit_agg, not its partial state.");
-	}
-	return bs_bloom_check_state_shape(filter, total_bytes, err);
+	bs_status	status = bs_bloom_check_state_shape(filter, total_bytes, err);
+
+	if (status != BS_OK)
+		return status;
+	return bs_bloom_check_finished(filter, err);
+}
+
+bs_status
+bs_bloom_check_finished(const bs_bloom *filter, bs_error *err)
+{
+	if (filter->scheme != BS_SCHEME_FIT_PARTIAL)
+		return BS_OK;
+	bs_fail(err, BS_ERR_PARAM, "bloomfilter is an unfinished bloom_fit_agg state",
+			"It holds the hashes or bits of a group that bloom_fit_agg has not sized yet, which no function but the aggregate reads.");
+	return bs_hint(err, BS_ERR_PARAM, "Use the result of bloom_fit_agg, not its partial state.");
 }
 
 bs_status

@@ -15,7 +15,7 @@
 static bs_bloom *
 filter_arg(FunctionCallInfo fcinfo, int arg)
 {
-	return ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(arg)));
+	return bs_bloom_arg(fcinfo, arg);
 }
 
 /* The occupancy model of the filter's scheme and shape. */
