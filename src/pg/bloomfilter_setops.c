@@ -5,6 +5,8 @@
  */
 #include "bloomsketch.h"
 
+#include "../core/bs_fit.h"
+
 typedef void (*MergeInto) (bs_bloom *into, const bs_bloom *other);
 
 /* Error unless the filters combine (self-sized ones of different sizes do). */
@@ -28,6 +30,8 @@ combine_sizes(const bs_bloom *a, const bs_bloom *b, MergeInto merge)
 										Max(a->bits, b->bits), a->hashes, a->seed);
 
 	bs_bloom_combine_sizes(result, a, b, merge == bs_bloom_intersect_into);
+	/* the tiled filter's bits no longer follow one size's occupancy model */
+	result->reserved8 |= BS_FIT_MIXED_SIZES;
 	return result;
 }
 

@@ -102,6 +102,8 @@ void		bs_bloom_refuse_partial_args(FunctionCallInfo fcinfo, int count);
 
 /* Estimates from the filter's set bits (bloomfilter_estimate.c). */
 double		bs_bloom_estimated_items(const bs_bloom *filter);
+/* False for a fit filter combined from different sizes, whose counts cannot be estimated. */
+bool		bs_bloom_estimable(const bs_bloom *filter);
 
 /* ---- value families (value_family.c, value_structured.c) ---- */
 
