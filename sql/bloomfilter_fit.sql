@@ -171,8 +171,8 @@ SELECT ('bloom:v2:fit_partial:integer:k=7:m=256:seed=0:items=0:' ||
 SELECT decode('02080100' || '0700' || '0000' || '00000000' || '8001000000000000' ||
               '0000000000000000' || '0200000000000000' ||
               :'rate' || :'ceiling' || repeat('02', 16) || repeat('01', 16), 'hex')::bloomfilter;
--- fit filters: m a power of two, flags only 0 or 1 (written fit_over_ceiling)
+-- fit filters: m a power of two, flags only 0 to 3 (fit_over_ceiling, fit_mixed, ...)
 SELECT 'bloom:v2:fit:integer:k=7:m=96:seed=0:items=1:AAAAAAAAAAAAAAAA'::bloomfilter;
 SELECT 'bloom:v2:fit_over_ceiling:none:k=7:m=64:seed=0:items=0:AAAAAAAAAAA='::bloomfilter;
-SELECT decode('02070002' || '0700' || '0000' || '00000000' || '4000000000000000' ||
+SELECT decode('02070004' || '0700' || '0000' || '00000000' || '4000000000000000' ||
               '0000000000000000' || '0000000000000000' || '0000000000000000', 'hex')::bloomfilter;
