@@ -18,7 +18,8 @@ CORE_OBJS = src/core/bs_error.o src/core/bs_primes.o src/core/bs_base64.o src/co
 	src/core/bs_cms.o src/core/bs_cms_codec.o src/core/bs_combine.o \
 	src/core/bs_topk.o src/core/bs_topk_codec.o src/core/bs_topk_table.o \
 	src/core/bs_topk_keys.o
-PG_OBJS = src/pg/bloomsketch.o src/pg/report.o src/pg/bloomfilter_alloc.o src/pg/cmsketch_alloc.o \
+PG_OBJS = src/pg/bloomsketch.o src/pg/report.o src/pg/bloomfilter_alloc.o src/pg/bloomfilter_finished.o \
+	src/pg/cmsketch_alloc.o \
 	src/pg/sketch_io.o src/pg/sketch_compare.o src/pg/sketch_agg.o src/pg/huge_pages.o \
 	src/pg/value_family.o src/pg/value_structured.o src/pg/stored_cache.o src/pg/bloomfilter_io.o \
 	src/pg/bloomfilter_probe.o src/pg/bloomfilter_funcs.o src/pg/bloomfilter_agg.o \
@@ -33,6 +34,7 @@ REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
 	bloomfilter_membership bloomfilter_aggregate bloomfilter_malformed \
 	bloomfilter_setops bloomfilter_estimates bloomfilter_analysis \
 	bloomfilter_format bloomfilter_distributed bloomfilter_schemes bloomfilter_fit \
+	bloomfilter_fit_edges \
 	value_canonical cmsketch_basics cmsketch_accuracy cmsketch_format \
 	topksketch_basics topksketch_accuracy topksketch_format format_vectors \
 	hardening_limits extension_upgrade

@@ -92,14 +92,14 @@ SELECT fit_plan(:'q') LIKE '%"Partial Mode": "Partial"%' AS partitionwise_partia
 RESET ALL;
 
 -- A distributed engine's way: the transition function per shard, the state
--- shipped as text or bytea, the combine function and the final function on
+-- shipped through the type's text form, the combine function and the final function on
 -- the coordinator, in any order of the shards.
 CREATE AGGREGATE fit_partial(bigint, float8, bigint) (SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter);
 CREATE AGGREGATE fit_merge(bloomfilter) (SFUNC = bloom_fit_agg_combine, STYPE = bloomfilter,
 	FINALFUNC = bloom_fit_agg_final);
 CREATE TABLE fit_shards AS
 SELECT shard, fit_partial(id, 0.01, 134217728)::text AS state_text,
-       fit_partial(id, 0.01, 65536)::bytea AS capped_bytea
+       fit_partial(id, 0.01, 65536)::text AS capped_text
 FROM fit_events, LATERAL (SELECT abs(hashint8(id)) % 5 AS shard) s GROUP BY shard;
 SELECT count(*) AS shards,
        bool_and(state_text::bloomfilter::text = state_text) AS text_round_trips,
@@ -107,7 +107,7 @@ SELECT count(*) AS shards,
 FROM fit_shards;
 SELECT o AS shard_order,
        fit_merge(state_text::bloomfilter ORDER BY (shard * o) % 5) = (SELECT ids FROM fit_serial) AS ids_identical,
-       fit_merge(capped_bytea::bloomfilter ORDER BY (shard * o) % 5) = (SELECT capped FROM fit_serial) AS capped_identical
+       fit_merge(capped_text::bloomfilter ORDER BY (shard * o) % 5) = (SELECT capped FROM fit_serial) AS capped_identical
 FROM fit_shards, generate_series(1, 4) o GROUP BY o ORDER BY o;
 -- small shards: states of a few hashes, merged
 SELECT fit_merge(p ORDER BY s DESC) = (SELECT bloom_fit_agg(v::bigint) FROM generate_series(1, 30) v) AS small_identical
@@ -171,8 +171,8 @@ SELECT ('bloom:v2:fit_partial:integer:k=7:m=256:seed=0:items=0:' ||
 SELECT decode('02080100' || '0700' || '0000' || '00000000' || '8001000000000000' ||
               '0000000000000000' || '0200000000000000' ||
               :'rate' || :'ceiling' || repeat('02', 16) || repeat('01', 16), 'hex')::bloomfilter;
--- fit filters: m a power of two, flags only 0 or 1 (written fit_over_ceiling)
+-- fit filters: m a power of two, flags only 0 to 3 (fit_over_ceiling, fit_mixed, ...)
 SELECT 'bloom:v2:fit:integer:k=7:m=96:seed=0:items=1:AAAAAAAAAAAAAAAA'::bloomfilter;
 SELECT 'bloom:v2:fit_over_ceiling:none:k=7:m=64:seed=0:items=0:AAAAAAAAAAA='::bloomfilter;
-SELECT decode('02070002' || '0700' || '0000' || '00000000' || '4000000000000000' ||
+SELECT decode('02070004' || '0700' || '0000' || '00000000' || '4000000000000000' ||
               '0000000000000000' || '0000000000000000' || '0000000000000000', 'hex')::bloomfilter;

@@ -497,3 +497,12 @@ CREATE OPERATOR CLASS topksketch_hash_ops DEFAULT FOR TYPE topksketch USING hash
 COMMENT ON OPERATOR CLASS topksketch_hash_ops USING hash IS 'hash operator class for topksketch';
 COMMENT ON OPERATOR FAMILY topksketch_ops USING btree IS 'btree operator family of topksketch';
 COMMENT ON OPERATOR FAMILY topksketch_hash_ops USING hash IS 'hash operator family of topksketch';
+
+-- A partial state of bloom_fit_agg is refused by every function but that
+-- aggregate's own (22023), also when it is the only filter of a
+-- bloom_union_agg or bloom_intersect_agg group: as strict functions the
+-- transition functions would never see it, PostgreSQL taking the group's
+-- first filter as the state unread.  Called with a NULL they skip it, as the
+-- strict forms did.
+ALTER FUNCTION bloom_union_trans(bloomfilter, bloomfilter) CALLED ON NULL INPUT;
+ALTER FUNCTION bloom_intersect_trans(bloomfilter, bloomfilter) CALLED ON NULL INPUT;

@@ -213,8 +213,8 @@ def render_text(kind, data):
             field_get(data, 32, 8), payload)
     if kind == "bloom":
         scheme = SCHEMES[data[1]] if data[1] < len(SCHEMES) else "unknown"
-        if data[1] == FIT and data[3] == 1:
-            scheme = "fit_over_ceiling"
+        if data[1] == FIT and 1 <= data[3] <= 3:
+            scheme = ["fit_over_ceiling", "fit_mixed", "fit_over_ceiling_mixed"][data[3] - 1]
         return "bloom:v%d:%s:%s:k=%d:m=%d:seed=%d:items=%d:%s" % (
             data[0], scheme,
             family(data[2], field_get(data, 8, 4)), field_get(data, 4, 2),
@@ -245,7 +245,8 @@ def mutate_text(rng, kind, text):
         at = rng.randrange(2, 4 if kind == "bloom" else 3)
         parts[at] = rng.choice(FAMILIES + SCHEMES + ["other-0000abcd", "other-ABCDEF01",
                                                      "other-", "INTEGER", "", "double ",
-                                                     "fit_over_ceiling", "fit_partial_over_ceiling"])
+                                                     "fit_over_ceiling", "fit_mixed", "fit_over_ceiling_mixed",
+                                                     "fit_partial_over_ceiling"])
         text = ":".join(parts)
     elif op == "version":
         text = re.sub(r":v[12]:", ":" + rng.choice(["v0", "v1", "v2", "v3", "v01", "V1", "v", "v256", "v-1"]) + ":",

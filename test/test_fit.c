@@ -623,9 +623,27 @@ test_validator(void)
 			bs_bloom_format_text(f, text);
 			CHECK(strncmp(text, "bloom:v2:fit_over_ceiling:none:k=7:m=128:", 41) == 0);
 		}
-		f->reserved8 = 2;
+		/* flags 2 and 3: combined from different sizes; 4 is unknown */
+		{
+			static const char *const spelled[] = {"fit:", "fit_over_ceiling:", "fit_mixed:",
+			"fit_over_ceiling_mixed:"};
+			char		text[128];
+
+			for (uint8_t flags = 0; flags < 4; flags++)
+			{
+				f->reserved8 = flags;
+				bs_bloom_format_text(f, text);
+				CHECKF(round_trip(f, true) == BS_OK && round_trip(f, false) == BS_OK &&
+					   strncmp(text + 9, spelled[flags], strlen(spelled[flags])) == 0,
+					   "flags %u: %s", flags, text);
+			}
+		}
+		f->reserved8 = 4;
 		CHECK(round_trip(f, false) == BS_ERR_FORMAT);
 		f->reserved8 = 0;
+		/* k > m: refused for a filter, allowed for a state, whose m counts its payload */
+		CHECK(!bs_scheme_shape_safe(BS_SCHEME_FIT, 256, 259) &&
+			  bs_scheme_shape_safe(BS_SCHEME_FIT_PARTIAL, 256, 259));
 		f->bits = 96;
 		CHECK(round_trip(f, false) == BS_ERR_PARAM);
 		f->bits = 128;

@@ -86,14 +86,21 @@ bs_bloom_check_words(const bs_bloom *filter, bs_error *err)
 bs_status
 bs_bloom_check_shape(const bs_bloom *filter, uint64_t total_bytes, bs_error *err)
 {
-	if (filter->scheme == BS_SCHEME_FIT_PARTIAL &&
-		bs_bloom_check_state_shape(filter, total_bytes, err) == BS_OK)
-	{
-		bs_fail(err, BS_ERR_PARAM, "bloomfilter is an unfinished bloom_fit_agg state",
-				"It holds the hashes or bits of a group that bloom_fit_agg has not sized yet, which no function but the aggregate reads.");
-		return bs_hint(err, BS_ERR_PARAM, "Use the result of bloom_fit_agg, not its partial state.");
-	}
-	return bs_bloom_check_state_shape(filter, total_bytes, err);
+	bs_status	status = bs_bloom_check_state_shape(filter, total_bytes, err);
+
+	if (status != BS_OK)
+		return status;
+	return bs_bloom_check_finished(filter, err);
+}
+
+bs_status
+bs_bloom_check_finished(const bs_bloom *filter, bs_error *err)
+{
+	if (filter->scheme != BS_SCHEME_FIT_PARTIAL)
+		return BS_OK;
+	bs_fail(err, BS_ERR_PARAM, "bloomfilter is an unfinished bloom_fit_agg state",
+			"It holds the hashes or bits of a group that bloom_fit_agg has not sized yet, which no function but the aggregate reads.");
+	return bs_hint(err, BS_ERR_PARAM, "Use the result of bloom_fit_agg, not its partial state.");
 }
 
 bs_status
@@ -115,17 +122,20 @@ bs_bloom_check_state_shape(const bs_bloom *filter, uint64_t total_bytes, bs_erro
 /* ---- text form ---- */
 
 /*
- * The text form has no reserved fields, so a fit filter whose values
- * exceeded its ceiling (reserved8 = BS_FIT_OVER_CEILING) is written with
- * this scheme name: one spelling per value, and the flag survives text.
+ * The text form has no reserved fields, so a fit filter's flags
+ * (reserved8: BS_FIT_OVER_CEILING, BS_FIT_MIXED_SIZES) are written in the
+ * scheme name, indexed by the flags byte: one spelling per value, and the
+ * flags survive text.
  */
-#define FIT_OVER_CEILING_TOKEN "fit_over_ceiling"
+static const char *const fit_tokens[] = {
+	"fit", "fit_over_ceiling", "fit_mixed", "fit_over_ceiling_mixed"
+};
 
 static const char *
 scheme_token(const bs_bloom_params *p)
 {
-	if (p->scheme == BS_SCHEME_FIT && p->reserved8 == BS_FIT_OVER_CEILING)
-		return FIT_OVER_CEILING_TOKEN;
+	if (p->scheme == BS_SCHEME_FIT && p->reserved8 < (sizeof(fit_tokens) / sizeof(fit_tokens[0])))
+		return fit_tokens[p->reserved8];
 	return bs_scheme_name(p->scheme);
 }
 
@@ -161,12 +171,13 @@ parse_scheme(const char *token, size_t length, uint8_t *scheme, uint8_t *flags)
 	memcpy(name, token, length);
 	name[length] = '\0';
 	*flags = 0;
-	if (strcmp(name, FIT_OVER_CEILING_TOKEN) == 0)
-	{
-		*scheme = BS_SCHEME_FIT;
-		*flags = BS_FIT_OVER_CEILING;
-		return true;
-	}
+	for (uint8_t f = 1; f < (sizeof(fit_tokens) / sizeof(fit_tokens[0])); f++)
+		if (strcmp(name, fit_tokens[f]) == 0)
+		{
+			*scheme = BS_SCHEME_FIT;
+			*flags = f;
+			return true;
+		}
 	return bs_scheme_parse(name, scheme);
 }
 
@@ -179,7 +190,7 @@ parse_fields(const bs_text_header *h, void *params, bs_error *err)
 
 	p->version = h->version;
 	if (!parse_scheme(h->field[2], h->length[2], &p->scheme, &p->reserved8))
-		return syntax_error(err, "The probing scheme must be double, double_square, double_cube, partition, independent, blocked, fit, fit_over_ceiling or fit_partial.");
+		return syntax_error(err, "The probing scheme must be double, double_square, double_cube, partition, independent, blocked, fit, fit_over_ceiling, fit_mixed, fit_over_ceiling_mixed or fit_partial.");
 	if (!bs_parse_family_token(h->field[3], h->length[3], &p->family, &p->type_tag))
 		return syntax_error(err, "The value family is not one bloomsketch knows.");
 	if (!bs_parse_field(h->field[4], h->length[4], "k", false, &value) || value > UINT16_MAX)

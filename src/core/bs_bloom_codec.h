@@ -25,8 +25,15 @@ bs_status	bs_bloom_check_shape(const bs_bloom *filter, uint64_t total_bytes,
 								 bs_error *err);
 
 /*
- * The same check, which also passes a partial state of bloom_fit_agg (which
- * bs_bloom_check_shape refuses with BS_ERR_PARAM: only the aggregate reads it).
+ * BS_ERR_PARAM, with a hint, when the value is a partial state of
+ * bloom_fit_agg (scheme fit_partial), which no function but that
+ * aggregate's own reads; else BS_OK.
+ */
+bs_status	bs_bloom_check_finished(const bs_bloom *filter, bs_error *err);
+
+/*
+ * bs_bloom_check_shape without bs_bloom_check_finished: it also passes a
+ * partial state of bloom_fit_agg (only the aggregate reads those).
  */
 bs_status	bs_bloom_check_state_shape(const bs_bloom *filter, uint64_t total_bytes,
 									   bs_error *err);

@@ -43,6 +43,8 @@
 
 /* reserved8 of a fit filter: set when its values exceeded its ceiling. */
 #define BS_FIT_OVER_CEILING 1
+/* reserved8: set when it combines filters of different sizes (no estimates). */
+#define BS_FIT_MIXED_SIZES 2
 
 static inline bool
 bs_fit_power_of_two(uint64_t x)

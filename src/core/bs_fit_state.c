@@ -242,10 +242,10 @@ bad_form(bs_error *err, const char *message, const char *detail)
 bs_status
 bs_fit_check_params(const bs_bloom_params *p, bs_error *err)
 {
-	if (p->reserved8 & ~BS_FIT_OVER_CEILING)
+	if (p->reserved8 & ~(BS_FIT_OVER_CEILING | BS_FIT_MIXED_SIZES))
 		return bs_fail(err, BS_ERR_FORMAT, "self-sized bloomfilter has unknown flags",
-					   "The flags byte is %u; only 0 and %u are defined.",
-					   p->reserved8, BS_FIT_OVER_CEILING);
+					   "The flags byte is %u; only 0 to %u are defined.",
+					   p->reserved8, BS_FIT_OVER_CEILING | BS_FIT_MIXED_SIZES);
 	return BS_OK;
 }
 

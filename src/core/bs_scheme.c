@@ -21,12 +21,15 @@ bool
 bs_scheme_shape_safe(uint8_t scheme, uint64_t bits, uint32_t hashes)
 {
 	if (scheme < 1 || scheme > BS_SCHEME_CODE_LAST || hashes < 1 ||
-		hashes > BS_BLOOM_MAX_HASHES || hashes > bits || bits < BS_BLOOM_MIN_BITS)
+		hashes > BS_BLOOM_MAX_HASHES || bits < BS_BLOOM_MIN_BITS)
+		return false;
+	/* a state's m counts its payload words, not positions: any k of a rate fits */
+	if (scheme == BS_SCHEME_FIT_PARTIAL)
+		return bits % 64 == 0;
+	if (hashes > bits)
 		return false;
 	if (scheme == BS_SCHEME_FIT)
 		return bs_fit_power_of_two(bits) && bits >= BS_FIT_MIN_BITS && bits <= BS_FIT_MAX_BITS;
-	if (scheme == BS_SCHEME_FIT_PARTIAL)
-		return bits % 64 == 0;
 	if (scheme == BS_SCHEME_PARTITION)
 		return bits % hashes == 0 && bits / hashes >= 2;
 	if (scheme == BS_SCHEME_BLOCKED)

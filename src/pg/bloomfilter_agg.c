@@ -345,6 +345,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 		 * copy, which the caller then keeps.
 		 */
 		state = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+		bs_bloom_refuse_partial(state);
 		result = PointerGetDatum(state);
 	}
 	if (state->bits != probe->bits || state->hashes != probe->hashes ||
@@ -377,5 +378,8 @@ Datum
 bloom_agg_final(PG_FUNCTION_ARGS)
 {
 	/* detoasting flattens a pipelined state (pipelined_flatten_into) */
-	PG_RETURN_POINTER(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+	bs_bloom   *filter = (bs_bloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+
+	bs_bloom_refuse_partial(filter);
+	PG_RETURN_POINTER(filter);
 }

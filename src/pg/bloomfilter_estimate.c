@@ -10,12 +10,39 @@
 #include "access/htup_details.h"
 #include "funcapi.h"
 
+#include "../core/bs_fit.h"
 #include "../core/bs_scheme.h"
 
 static bs_bloom *
 filter_arg(FunctionCallInfo fcinfo, int arg)
 {
-	return ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(arg)));
+	return bs_bloom_arg(fcinfo, arg);
+}
+
+bool
+bs_bloom_estimable(const bs_bloom *filter)
+{
+	return !(filter->scheme == BS_SCHEME_FIT && (filter->reserved8 & BS_FIT_MIXED_SIZES) != 0);
+}
+
+/*
+ * A filter argument whose bits follow its size's occupancy model: not a
+ * union or intersection of fit filters of different sizes, whose tiled
+ * smaller side repeats its bits (100 values tiled into 100,000 look like
+ * 100 times as many), so no count estimate from them is honest.
+ */
+static bs_bloom *
+estimable_arg(FunctionCallInfo fcinfo, int arg)
+{
+	bs_bloom   *filter = filter_arg(fcinfo, arg);
+
+	if (!bs_bloom_estimable(filter))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot estimate counts from a union or intersection of self-sized filters of different sizes"),
+				 errdetail("The smaller filter was tiled up to the larger size, so its bits count once per copy."),
+				 errhint("Estimate from each filter alone, or build one filter over all the values with bloom_fit_agg.")));
+	return filter;
 }
 
 /* The occupancy model of the filter's scheme and shape. */
@@ -38,8 +65,8 @@ bs_bloom_estimated_items(const bs_bloom *filter)
 static void
 pair_estimates(FunctionCallInfo fcinfo, double *na, double *nb, double *nunion)
 {
-	bs_bloom   *a = filter_arg(fcinfo, 0);
-	bs_bloom   *b = filter_arg(fcinfo, 1);
+	bs_bloom   *a = estimable_arg(fcinfo, 0);
+	bs_bloom   *b = estimable_arg(fcinfo, 1);
 	bs_error	err;
 	bs_occupancy model;
 
@@ -76,7 +103,7 @@ PG_FUNCTION_INFO_V1(bloom_cardinality);
 Datum
 bloom_cardinality(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_FLOAT8(bs_bloom_estimated_items(filter_arg(fcinfo, 0)));
+	PG_RETURN_FLOAT8(bs_bloom_estimated_items(estimable_arg(fcinfo, 0)));
 }
 
 PG_FUNCTION_INFO_V1(bloom_cardinality_bounds);
@@ -84,7 +111,7 @@ PG_FUNCTION_INFO_V1(bloom_cardinality_bounds);
 Datum
 bloom_cardinality_bounds(PG_FUNCTION_ARGS)
 {
-	bs_bloom   *filter = filter_arg(fcinfo, 0);
+	bs_bloom   *filter = estimable_arg(fcinfo, 0);
 	double		confidence = PG_GETARG_FLOAT8(1);
 	double		lower;
 	double		upper;

@@ -70,10 +70,15 @@ bloom_info(PG_FUNCTION_ARGS)
 							  : (int64) filter->items);
 	values[7] = Int64GetDatum((int64) VARSIZE(filter));
 	values[8] = Int32GetDatum(filter->version);
-	values[9] = Float8GetDatum(bs_bloom_estimated_items(filter));
+	/* NULL where no honest estimate exists (bloom_cardinality refuses) */
+	if (bs_bloom_estimable(filter))
+		values[9] = Float8GetDatum(bs_bloom_estimated_items(filter));
+	else
+		nulls[9] = true;
 	values[10] = Float8GetDatum(bs_bloom_current_fpr(filter));
 	/* over_ceiling: 0.1.0's declaration lacks it, and heap_form_tuple reads only its columns */
 	values[11] = BoolGetDatum(filter->scheme == BS_SCHEME_FIT &&
 							  (filter->reserved8 & BS_FIT_OVER_CEILING) != 0);
+	/* a mixed filter's flags byte is 2 or 3: only the over-ceiling bit is reported */
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }

@@ -47,20 +47,26 @@ bloomfilter_send(PG_FUNCTION_ARGS)
 }
 
 PG_FUNCTION_INFO_V1(bloomfilter_to_bytea);
-/* Cast to bytea: the serialized bytes, as bloomfilter_send. */
+/* Cast to bytea: the serialized bytes of a finished filter, as bloomfilter_send. */
 Datum
 bloomfilter_to_bytea(PG_FUNCTION_ARGS)
 {
-	return bloomfilter_send(fcinfo);
+	PG_RETURN_BYTEA_P(bs_value_to_bytea(&bs_bloom_form, bs_bloom_arg(fcinfo, 0)));
 }
 
 PG_FUNCTION_INFO_V1(bloomfilter_from_bytea);
-/* Cast from bytea: validated like binary input. */
+/*
+ * Cast from bytea: validated like binary input, and a finished filter (the
+ * casts are for filters; partial states travel through the type's I/O).
+ */
 Datum
 bloomfilter_from_bytea(PG_FUNCTION_ARGS)
 {
 	bytea	   *bytes = PG_GETARG_BYTEA_PP(0);
+	bs_bloom   *filter = bs_value_from_serialized(&bs_bloom_form,
+												  (const uint8 *) VARDATA_ANY(bytes),
+												  VARSIZE_ANY_EXHDR(bytes));
 
-	PG_RETURN_POINTER(bs_value_from_serialized(&bs_bloom_form, (const uint8 *) VARDATA_ANY(bytes),
-											   VARSIZE_ANY_EXHDR(bytes)));
+	bs_bloom_refuse_partial(filter);
+	PG_RETURN_POINTER(filter);
 }

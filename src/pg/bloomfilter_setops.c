@@ -5,6 +5,8 @@
  */
 #include "bloomsketch.h"
 
+#include "../core/bs_fit.h"
+
 typedef void (*MergeInto) (bs_bloom *into, const bs_bloom *other);
 
 /* Error unless the filters combine (self-sized ones of different sizes do). */
@@ -28,6 +30,8 @@ combine_sizes(const bs_bloom *a, const bs_bloom *b, MergeInto merge)
 										Max(a->bits, b->bits), a->hashes, a->seed);
 
 	bs_bloom_combine_sizes(result, a, b, merge == bs_bloom_intersect_into);
+	/* the tiled filter's bits no longer follow one size's occupancy model */
+	result->reserved8 |= BS_FIT_MIXED_SIZES;
 	return result;
 }
 
@@ -53,8 +57,23 @@ merge_copy(FunctionCallInfo fcinfo, MergeInto merge)
 static Datum
 merge_in_place(FunctionCallInfo fcinfo, MergeInto merge)
 {
-	bs_bloom   *other = (bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
-	bs_bloom   *state = (bs_bloom *) bs_merge_state_arg(fcinfo);
+	bs_bloom   *other;
+	bs_bloom   *state;
+
+	/* NULL filters are skipped; the first one, read, becomes the state */
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	if (PG_ARGISNULL(0))
+	{
+		/* PostgreSQL copies what this first call returns into the aggregate's memory */
+		PG_RETURN_POINTER(bs_bloom_arg(fcinfo, 1));
+	}
+	other = (bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	state = (bs_bloom *) bs_merge_state_arg(fcinfo);
 
 	check_combinable_or_error(state, other);
 	if (state->bits != other->bits)
@@ -106,6 +125,7 @@ compare_filters(const struct varlena *a, const struct varlena *b)
 static int
 compare_args(FunctionCallInfo fcinfo)
 {
+	bs_bloom_refuse_partial_args(fcinfo, 2);
 	return bs_compare_args(fcinfo, compare_filters);
 }
 
@@ -170,6 +190,7 @@ PG_FUNCTION_INFO_V1(bloomfilter_hash);
 Datum
 bloomfilter_hash(PG_FUNCTION_ARGS)
 {
+	bs_bloom_refuse_partial_args(fcinfo, 1);
 	return bs_hash_arg(fcinfo);
 }
 
@@ -178,5 +199,6 @@ PG_FUNCTION_INFO_V1(bloomfilter_hash_extended);
 Datum
 bloomfilter_hash_extended(PG_FUNCTION_ARGS)
 {
+	bs_bloom_refuse_partial_args(fcinfo, 1);
 	return bs_hash_extended_arg(fcinfo);
 }

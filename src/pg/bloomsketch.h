@@ -93,8 +93,17 @@ uint8		bs_scheme_or_error(text *name);
 
 #define DatumGetBloomP(d) ((bs_bloom *) DatumGetPointer(d))
 
+/* 22023 when the filter is a partial state of bloom_fit_agg (bloomfilter_finished.c). */
+void		bs_bloom_refuse_partial(const bs_bloom *filter);
+/* Argument arg, detoasted, refusing a partial state of bloom_fit_agg. */
+bs_bloom   *bs_bloom_arg(FunctionCallInfo fcinfo, int arg);
+/* Refuse a partial state among the first count arguments, reading their headers only. */
+void		bs_bloom_refuse_partial_args(FunctionCallInfo fcinfo, int count);
+
 /* Estimates from the filter's set bits (bloomfilter_estimate.c). */
 double		bs_bloom_estimated_items(const bs_bloom *filter);
+/* False for a fit filter combined from different sizes, whose counts cannot be estimated. */
+bool		bs_bloom_estimable(const bs_bloom *filter);
 
 /* ---- value families (value_family.c, value_structured.c) ---- */
 

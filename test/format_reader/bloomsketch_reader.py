@@ -29,9 +29,12 @@ FAMILIES = ["none", "integer", "text", "bytea", "uuid", "numeric", "float",
             "bool", "date", "timestamp", "timestamptz", "other"]
 SCHEMES = [None, "double", "double_square", "double_cube", "partition",
            "independent", "blocked", "fit", "fit_partial"]
-# the flags byte of a fit filter (offset 3): its values exceeded the ceiling,
-# spelled fit_over_ceiling in the text form
+# the flags byte of a fit filter (offset 3): bit 1 its values exceeded the
+# ceiling, bit 2 it combines filters of different sizes; the text form spells
+# flags 0 to 3 in the scheme's place
 FIT_OVER_CEILING = 1
+FIT_MIXED_SIZES = 2
+FIT_TOKENS = ["fit", "fit_over_ceiling", "fit_mixed", "fit_over_ceiling_mixed"]
 
 SCALAR_FAMILY = {
     "int2": 1, "int4": 1, "int8": 1,
@@ -418,7 +421,7 @@ class BloomFilter:
         self.version, self.scheme, self.m, self.k = version, scheme, m, k
         self.seed, self.family, self.tag, self.items = seed & M64, family, tag, items
         self.bits = bytearray(8 * ((m + 63) // 64)) if bits is None else bytearray(bits)
-        self.flags = flags      # fit filters only: FIT_OVER_CEILING
+        self.flags = flags      # fit filters only: FIT_OVER_CEILING | FIT_MIXED_SIZES
 
     def add(self, family, tag, data):
         if self.family == 0:
@@ -446,8 +449,8 @@ class BloomFilter:
                 + le64(self.m) + le64(self.seed) + le64(self.items) + bytes(self.bits))
 
     def scheme_token(self):
-        if self.scheme == "fit" and self.flags == FIT_OVER_CEILING:
-            return "fit_over_ceiling"
+        if self.scheme == "fit":
+            return FIT_TOKENS[self.flags]
         return self.scheme
 
     def to_text(self):
@@ -461,7 +464,7 @@ class BloomFilter:
         k = int.from_bytes(b[4:6], "little")
         tag = int.from_bytes(b[8:12], "little")
         m, seed, items = (int.from_bytes(b[i:i + 8], "little") for i in (12, 20, 28))
-        flags_allowed = (0, FIT_OVER_CEILING) if scheme == SCHEMES.index("fit") else (0,)
+        flags_allowed = range(len(FIT_TOKENS)) if scheme == SCHEMES.index("fit") else (0,)
         if (reserved not in flags_allowed or b[6:8] != b"\0\0"
                 or len(b) != 36 + 8 * ((m + 63) // 64)):
             raise ValueError("malformed bloomfilter")
@@ -480,8 +483,8 @@ class BloomFilter:
         else:
             family, tag = FAMILIES.index(fam), 0
         flags = 0
-        if scheme == "fit_over_ceiling":
-            scheme, flags = "fit", FIT_OVER_CEILING
+        if scheme in FIT_TOKENS:
+            scheme, flags = "fit", FIT_TOKENS.index(scheme)
         f = cls(scheme, int(fields["m"]), int(fields["k"]), int(fields["seed"]),
                 int(v[1:]), family, tag, int(fields["items"]), base64.b64decode(payload), flags)
         if f.to_text() != text:
