@@ -55,6 +55,34 @@ SELECT q, topk_try(q) FROM (VALUES
 	('SELECT topk_agg(1, NULL)'),
 	('SELECT topk_agg(1, 10, NULL)'),
 	('SELECT topk_agg(x, x) FROM generate_series(1, 3) x')) t(q);
+-- every refusal of a parameter is short and says what to do: no 300-digit
+-- count of counters for a tiny epsilon, no "inf" for one below 1e-308
+CREATE FUNCTION topk_explain(query text, OUT state text, OUT message text, OUT detail text,
+	OUT hint text) LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE query;
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT,
+		detail = PG_EXCEPTION_DETAIL, hint = PG_EXCEPTION_HINT;
+END $$;
+CREATE TABLE topk_messages AS
+SELECT q, (topk_explain(q)).* FROM (VALUES
+	('SELECT topk_agg(1, 10, 1e-300)'),
+	('SELECT topk_agg(1, 10, 1e-320)'),
+	('SELECT topk_agg(1, 10, 1e-7)'),
+	('SELECT topk_agg(1, 10, 0)'),
+	('SELECT topk_agg(1, 10, ''NaN'')'),
+	('SELECT topk_agg(1, 0)'),
+	('SELECT topk_agg(1, 2000000000)'),
+	('SELECT topk_agg(1, NULL)'),
+	('SELECT topk_agg(x, x) FROM generate_series(1, 3) x'),
+	('SELECT topk_agg(1, 4) + topk_agg(1, 5)')) t(q);
+SELECT q, state, message, detail, hint FROM topk_messages;
+SELECT count(*) AS refusals, max(length(detail)) AS longest_detail,
+       count(*) FILTER (WHERE hint IS NULL OR hint = '') AS without_hint
+FROM topk_messages;
+DROP TABLE topk_messages;
+DROP FUNCTION topk_explain(text);
 
 -- ---- NULLs ----
 SELECT topk_agg(x, 5) IS NULL AS no_rows FROM (SELECT 1 WHERE false) v(x);

@@ -68,7 +68,8 @@ row_counters(FunctionCallInfo fcinfo, TopkAggCache *cache)
 	if (PG_ARGISNULL(2) || (with_epsilon && PG_ARGISNULL(3)))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("topk_agg k and epsilon must not be null")));
+				 errmsg("topk_agg k and epsilon must not be null"),
+				 errhint("Pass k, and epsilon if given, as constants.")));
 	k = PG_GETARG_INT32(2);
 	if (with_epsilon)
 		epsilon = PG_GETARG_FLOAT8(3);
@@ -103,7 +104,8 @@ total_range_error(void)
 			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 			 errmsg("topksketch total count is out of range"),
 			 errdetail("Counting one more value would pass the largest bigint, %lld.",
-					   (long long) PG_INT64_MAX)));
+					   (long long) PG_INT64_MAX),
+			 errhint("Count fewer values per summary.")));
 }
 
 /* A copy of a value in the state's memory, as the token of its pending text. */
