@@ -97,6 +97,36 @@ RESET extra_float_digits;
 RESET bytea_output;
 RESET IntervalStyle;
 
+-- Parallel workers write their partial summaries without the session's
+-- settings too: over few values (nothing reduced) a parallel plan gives the
+-- serial plan's bytes, under Tokyo time and German dates.  (Family other
+-- has no combine function: its texts are written by the leader.)
+CREATE FUNCTION topk_settings_partial(query text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (COSTS OFF, FORMAT JSON) ' || query INTO plan;
+	RETURN plan::text LIKE '%"Partial Mode": "Partial"%';
+END $$;
+SET TimeZone = 'Asia/Tokyo';
+SET DateStyle = 'German, DMY';
+CREATE TABLE topk_settings_serial AS SELECT topk_agg(ts, 20) AS ts FROM topk_settings_values;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+\set q 'SELECT topk_agg(ts, 20) AS ts FROM topk_settings_values'
+SELECT topk_settings_partial(:'q') AS partial_aggregate;
+SELECT p.ts = s.ts AS parallel_bytes_as_serial, (SELECT count(*) FROM topk_items(p.ts)) AS items
+FROM (:q) p, topk_settings_serial s;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET TimeZone;
+RESET DateStyle;
+DROP TABLE topk_settings_serial;
+DROP FUNCTION topk_settings_partial(text);
+
 -- topk_items depends on the session's settings, so it is not immutable; what
 -- writes or reads bytes only is.
 SELECT p.proname, p.provolatile
