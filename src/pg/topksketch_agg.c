@@ -10,9 +10,10 @@
  * is shared by c rows.  A value entering the table keeps its SQL value (a
  * copy, for a type passed by reference), not its text: where its family
  * carries a text at all, the type's output function runs only for the
- * values still listed when the state is written out.  Partial states merge by the rule of Agarwal et al. (bs_topk.h), in
- * any order, with the guarantees intact; the bytes of a merged summary may
- * depend on how the rows were split.
+ * values still listed when the state is written out.  Partial states merge
+ * by the rule of Agarwal et al. (bs_topk.h), in any order, with the
+ * guarantees intact; the bytes of a merged summary may depend on how the
+ * rows were split.
  */
 #include "topksketch.h"
 

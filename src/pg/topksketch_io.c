@@ -5,8 +5,8 @@
  * All three ways in (text, binary receive, bytea) run the core validator
  * (bs_topk_codec.h) on the header before they allocate anything sized by the
  * input, then on the entries (which keep their texts in UTF-8 in every
- * database, whatever its encoding).  A stored summary is validated in full before
- * its entries are read, which costs no more than reading them.
+ * database, whatever its encoding).  A stored summary is validated in full
+ * before its entries are read, which costs no more than reading them.
  */
 #include "topksketch.h"
 

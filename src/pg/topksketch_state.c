@@ -13,8 +13,7 @@
  * asks it to flatten itself.  Flattening reduces the table to c values,
  * turns the values still listed into text with their type's output
  * function where their family carries a text (under fixed settings), and
- * writes the stored form, which it keeps until the next
- * change.  Reducing is itself a step of the algorithm, so a state may go on
+ * writes the stored form, which it keeps until the next change.  Reducing is itself a step of the algorithm, so a state may go on
  * counting after it was flattened (a window aggregate does that).
  */
 #include "topksketch.h"
