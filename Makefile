@@ -17,7 +17,7 @@ CORE_OBJS = src/core/bs_error.o src/core/bs_primes.o src/core/bs_base64.o src/co
 	src/core/bs_fit.o src/core/bs_fit_rate.o src/core/bs_fit_state.o \
 	src/core/bs_cms.o src/core/bs_cms_codec.o src/core/bs_combine.o \
 	src/core/bs_topk.o src/core/bs_topk_codec.o src/core/bs_topk_table.o \
-	src/core/bs_topk_keys.o
+	src/core/bs_topk_keys.o src/core/bs_topk_text.o
 PG_OBJS = src/pg/bloomsketch.o src/pg/report.o src/pg/bloomfilter_alloc.o src/pg/bloomfilter_finished.o \
 	src/pg/cmsketch_alloc.o \
 	src/pg/sketch_io.o src/pg/sketch_compare.o src/pg/sketch_agg.o src/pg/huge_pages.o \
@@ -27,7 +27,7 @@ PG_OBJS = src/pg/bloomsketch.o src/pg/report.o src/pg/bloomfilter_alloc.o src/pg
 	src/pg/bloom_scheme_rates.o src/pg/fit_state.o src/pg/bloomfilter_fit_agg.o \
 	src/pg/cmsketch_io.o src/pg/cmsketch_funcs.o src/pg/cmsketch_agg.o \
 	src/pg/topksketch_state.o src/pg/topksketch_io.o src/pg/topksketch_agg.o \
-	src/pg/topksketch_funcs.o
+	src/pg/topksketch_funcs.o src/pg/topksketch_render.o
 OBJS = $(CORE_OBJS) $(PG_OBJS)
 
 REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
@@ -36,7 +36,8 @@ REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
 	bloomfilter_format bloomfilter_distributed bloomfilter_schemes bloomfilter_fit \
 	bloomfilter_fit_edges \
 	value_canonical cmsketch_basics cmsketch_accuracy cmsketch_format \
-	topksketch_basics topksketch_accuracy topksketch_format format_vectors \
+	topksketch_basics topksketch_accuracy topksketch_format topksketch_settings \
+	format_vectors \
 	hardening_limits extension_upgrade
 
 # The tests hash non-ASCII text: run them in a UTF-8 database whatever the server default.

@@ -321,9 +321,9 @@ COMMENT ON CAST (bytea AS topksketch) IS
 
 CREATE FUNCTION topk_items(summary topksketch)
 	RETURNS TABLE (value text, count bigint, lower_bound bigint, upper_bound bigint)
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100 ROWS 100;
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE COST 100 ROWS 100;
 COMMENT ON FUNCTION topk_items(topksketch) IS
-	'the listed values, best first, in their type''s text form: count, the occurrences counted (never above the true count, as lower_bound), and upper_bound (never below it)';
+	'the listed values, best first, in their type''s text form (as the session prints it; numeric and family other: as written under fixed settings): count, the occurrences counted (never above the true count, as lower_bound), and upper_bound (never below it)';
 
 CREATE FUNCTION topk_total(summary topksketch) RETURNS bigint
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

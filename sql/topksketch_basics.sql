@@ -55,6 +55,34 @@ SELECT q, topk_try(q) FROM (VALUES
 	('SELECT topk_agg(1, NULL)'),
 	('SELECT topk_agg(1, 10, NULL)'),
 	('SELECT topk_agg(x, x) FROM generate_series(1, 3) x')) t(q);
+-- every refusal of a parameter is short and says what to do: no 300-digit
+-- count of counters for a tiny epsilon, no "inf" for one below 1e-308
+CREATE FUNCTION topk_explain(query text, OUT state text, OUT message text, OUT detail text,
+	OUT hint text) LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE query;
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT,
+		detail = PG_EXCEPTION_DETAIL, hint = PG_EXCEPTION_HINT;
+END $$;
+CREATE TABLE topk_messages AS
+SELECT q, (topk_explain(q)).* FROM (VALUES
+	('SELECT topk_agg(1, 10, 1e-300)'),
+	('SELECT topk_agg(1, 10, 1e-320)'),
+	('SELECT topk_agg(1, 10, 1e-7)'),
+	('SELECT topk_agg(1, 10, 0)'),
+	('SELECT topk_agg(1, 10, ''NaN'')'),
+	('SELECT topk_agg(1, 0)'),
+	('SELECT topk_agg(1, 2000000000)'),
+	('SELECT topk_agg(1, NULL)'),
+	('SELECT topk_agg(x, x) FROM generate_series(1, 3) x'),
+	('SELECT topk_agg(1, 4) + topk_agg(1, 5)')) t(q);
+SELECT q, state, message, detail, hint FROM topk_messages;
+SELECT count(*) AS refusals, max(length(detail)) AS longest_detail,
+       count(*) FILTER (WHERE hint IS NULL OR hint = '') AS without_hint
+FROM topk_messages;
+DROP TABLE topk_messages;
+DROP FUNCTION topk_explain(text);
 
 -- ---- NULLs ----
 SELECT topk_agg(x, 5) IS NULL AS no_rows FROM (SELECT 1 WHERE false) v(x);
@@ -94,8 +122,9 @@ BEGIN
 	END LOOP;
 	RETURN b;
 END $$;
--- The small summary's bytes: header (40 bytes), then entry 0 (key 1, text
--- "1") at 40: count, lower, key length, text length, key, text; entry 1 at 73.
+-- The small summary's bytes: header (40 bytes), then entry 0 (key 1, no
+-- text) at 40: count, lower, key length, text length (ffffffff), key; entry 1
+-- at 72.
 SELECT q, topk_try(q) FROM (VALUES
 	('SELECT ''topk:v1:integer:counters=3:entries=2''::topksketch'),
 	('SELECT ''topq:v1:none:counters=7:entries=0:total=0:error=0:bytes=0:''::topksketch'),
@@ -126,14 +155,18 @@ FROM topk_small, LATERAL (VALUES
 	('error past its bound', topk_put_le(s::bytea, 24, 8, 2)),
 	('key of 7 bytes', topk_put_le(s::bytea, 56, 4, 7)),
 	('entries out of order', overlay(s::bytea PLACING '\x02'::bytea FROM 65)),
-	('a NUL in a text', overlay(s::bytea PLACING '\x00'::bytea FROM 73)),
-	('a text that is not UTF-8', overlay(s::bytea PLACING '\xff'::bytea FROM 73)),
+	('an empty text where the key determines it', topk_put_le(s::bytea, 60, 4, 0)),
 	('a payload beyond the largest', topk_put_le(s::bytea, 32, 8, 800000000))) v(label, b);
--- text input runs the same checks: texts that are not UTF-8, stored apart or as the key
+-- text input runs the same checks: texts (of family other here) that are not
+-- UTF-8 or hold a NUL, and text keys that are not UTF-8
 SELECT topk_try(format('SELECT %L::topksketch',
-	'topk:v1:text:counters=1:entries=1:total=1:error=0:bytes=27:' ||
+	'topk:v1:other-4daaea92:counters=1:entries=1:total=1:error=0:bytes=27:' ||
 	encode('\x01000000000000000100000000000000010000000200000041fffe'::bytea, 'base64')))
 	AS text_not_utf8;
+SELECT topk_try(format('SELECT %L::topksketch',
+	'topk:v1:other-4daaea92:counters=1:entries=1:total=1:error=0:bytes=27:' ||
+	encode('\x0100000000000000010000000000000001000000020000004100 41'::bytea, 'base64')))
+	AS text_with_nul;
 SELECT topk_try(format('SELECT %L::topksketch',
 	'topk:v1:text:counters=1:entries=1:total=1:error=0:bytes=26:' ||
 	encode('\x0100000000000000010000000000000002000000ffffffff41ff'::bytea, 'base64')))
@@ -151,14 +184,16 @@ SELECT t.* FROM topk_items((SELECT topk_agg(x, 4) FROM unnest('{1.0,1.00,1,2.50,
 SELECT t.* FROM topk_items((SELECT topk_agg(1.00::numeric, 4)) + (SELECT topk_agg(1.0::numeric, 4))) t;
 SELECT (SELECT topk_agg(1.00::numeric, 4)) + (SELECT topk_agg(1.0::numeric, 4))
      = (SELECT topk_agg(1.0::numeric, 4)) + (SELECT topk_agg(1.00::numeric, 4)) AS merge_commutes;
--- char(n) equality ignores trailing blanks; its text keeps them
+-- char(n) equality ignores trailing blanks, and so does its text, rendered
+-- from the key as char(n)::text renders it
 SELECT t.value, length(t.value), t.count FROM topk_items((SELECT topk_agg(x, 4)
 	FROM unnest(ARRAY['ab'::char(4), 'ab'::char(4), 'c'::char(4)]) x)) t;
--- text is stored once when it is the value's canonical bytes
+-- text is rendered from the key, its UTF-8 bytes
 SELECT quote_literal(t.value) AS value, t.count
 FROM topk_items((SELECT topk_agg(x, 4) FROM unnest('{é,e,é,"",""," "}'::text[]) x)) t;
 SELECT t.value, t.count FROM topk_items((SELECT topk_agg(x, 4) FROM unnest('{é,e,é}'::varchar[]) x)) t;
--- other types: their output function, under the session's settings
+-- the other families rendered from the key: their type's output function,
+-- under the reading session's settings (docs/topk.md has the table)
 SELECT t.* FROM topk_items((SELECT topk_agg(x, 4)
 	FROM unnest('{2024-03-01,2024-03-01,2024-03-02}'::date[]) x)) t;
 SELECT t.* FROM topk_items((SELECT topk_agg(x, 4) FROM unnest('{t,f,t}'::boolean[]) x)) t;
@@ -167,7 +202,9 @@ SELECT t.* FROM topk_items((SELECT topk_agg(x, 4)
 	FROM unnest('{"\\x00","\\x00ff",""}'::bytea[]) x)) t;
 SELECT t.* FROM topk_items((SELECT topk_agg(x, 4)
 	FROM unnest('{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11,A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}'::uuid[]) x)) t;
--- family other: arrays (int4[] and int8[] alike), ranges, composites, jsonb, intervals
+-- family other: arrays (int4[] and int8[] alike), ranges, composites, jsonb,
+-- intervals, with the text written under fixed settings (IntervalStyle
+-- postgres, not the suite's postgres_verbose)
 SELECT t.* FROM topk_items((SELECT topk_agg(x, 4) FROM (VALUES (ARRAY[1, 2]), (ARRAY[1, 2]), (ARRAY[2])) v(x))) t;
 SELECT (SELECT topk_agg(ARRAY[1, 2]::int4[], 4)) + (SELECT topk_agg(ARRAY[1, 2]::int8[], 4)) IS NOT NULL AS arrays_merge;
 SELECT t.* FROM topk_items((SELECT topk_agg(x, 4) FROM unnest('{"[1,3)","[1,2]","empty"}'::int4range[]) x)) t;

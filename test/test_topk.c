@@ -329,7 +329,7 @@ test_merge_rules(void)
 	bs_topk_table_destroy(&table);
 	/* totals past bigint */
 	table_init(&table, 20);
-	table.family = BS_FAMILY_INTEGER;
+	table.family = BS_FAMILY_OTHER;
 	table.total = BS_TOPK_MAX_TOTAL - 5;
 	CHECK_STATUS(bs_topk_table_merge(&table, a, &err), BS_ERR_TOO_LARGE, &err);
 	CHECK(table.used == 0 && table.total == BS_TOPK_MAX_TOTAL - 5);
@@ -368,12 +368,12 @@ test_texts(void)
 	CHECK(bs_topk_table_set_text(&table, slot, (const uint8_t *) long_key,
 								 (uint32_t) strlen(long_key), &err) == BS_OK);
 	CHECK(slot->text_kind == BS_TOPK_TEXT_KEY);
-	table.family = BS_FAMILY_TEXT;	/* a long key is no numeric */
+	table.family = BS_FAMILY_OTHER; /* a long key is no numeric */
 	a = table_to_flat(&table);
 	bs_topk_table_destroy(&table);
 
 	table_init(&table, 4);
-	table.family = BS_FAMILY_TEXT;
+	table.family = BS_FAMILY_OTHER;
 	slot = bs_topk_table_count(&table, "1", 1, bs_topk_hash("1", 1), &inserted, &err);
 	CHECK(bs_topk_table_set_text(&table, slot, (const uint8_t *) "1.0", 3, &err) == BS_OK);
 	b = table_to_flat(&table);

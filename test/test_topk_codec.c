@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 
+#include "bs_topk_text.h"
 #include "check.h"
 #include "topk_helpers.h"
 
@@ -145,14 +146,15 @@ spec_bytes(const spec *s, size_t *length)
 }
 
 /*
- * A valid base: integers 1 (5 times, text "1") and 2 (3 times, text "22", so
- * that the base64 ends in padding), c = 2, N = 10, error 1.
+ * A valid base: values of family other (tag 4daaea92) with the keys of
+ * integers 1 (5 times, text "1") and 2 (3 times, text "22", so that the
+ * base64 ends in padding), c = 2, N = 10, error 1.
  */
 static spec
 base_spec(void)
 {
 	spec		s = {
-		.version = 1,.family = BS_FAMILY_INTEGER,.counters = 2,.total = 10,.error = 1,
+		.version = 1,.family = BS_FAMILY_OTHER,.type_tag = 0x4daaea92,.counters = 2,.total = 10,.error = 1,
 		.entry_count = 2,
 		.entries = {
 			{4, 5, "\x01\0\0\0\0\0\0\0", 8, "1", 0},
@@ -194,7 +196,7 @@ test_round_trips(void)
 	char	   *text_again;
 
 	CHECK(length == (size_t) topk->length_word - (sizeof(bs_topk) - BS_TOPK_SERIAL_HEADER_BYTES));
-	CHECK(strncmp(text, "topk:v1:integer:counters=30:entries=", 36) == 0);
+	CHECK(strncmp(text, "topk:v1:other-00000000:counters=30:entries=", 43) == 0);
 	again = from_bytes(bytes, length, &status, &err);
 	CHECK(again != NULL && memcmp(again, topk, (size_t) topk->length_word) == 0);
 	free(again);
@@ -227,6 +229,67 @@ test_round_trips(void)
 	free(stream);
 }
 
+/* A numeric entry's text must spell its key (bs_topk_text.h). */
+static void
+test_numeric_texts(void)
+{
+	/* key, text, whether accepted */
+	static const struct
+	{
+		const char *key;
+		const char *text;
+		bool		accepted;
+	}			cases[] = {
+		{"1", "1.00", true}, {"1", "1.0", true}, {"0", "0.000", true}, {"0", "-0.00", true},
+		{"-0.5", "-0.50", true}, {"1000", "1000.000", true}, {"0.05", "0.0500", true},
+		{"1", "2", false}, {"1", "0", false}, {"1", "10", false}, {"0.5", "-0.50", false},
+		{"-0.5", "0.50", false}, {"10", "10.", false}, {"10", "1e1", false},
+		{"1", "+1", false}, {"1", ".1", false}, {"NaN", "nan", false}, {"1", "1.00x", false},
+		{"Infinity", "Inf", false}, {"1", "", false},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		spec		s = base_spec();
+		char		what[64];
+
+		s.family = BS_FAMILY_NUMERIC;
+		s.type_tag = 0;
+		s.entry_count = 1;
+		s.entries[0].key = cases[i].key;
+		s.entries[0].key_length = (uint32_t) strlen(cases[i].key);
+		s.entries[0].text = cases[i].text;
+		/* an empty text is stored with length 0 */
+		s.entries[0].text_length = cases[i].text[0] == '\0' ? 0 : (uint32_t) strlen(cases[i].text);
+		snprintf(what, sizeof(what), "numeric %s with text \"%s\"", cases[i].key, cases[i].text);
+		expect_refused(&s, cases[i].accepted ? BS_OK : BS_ERR_FORMAT, what);
+	}
+}
+
+/* The UTF-8 the validator accepts: PostgreSQL's, without NUL. */
+static void
+test_utf8(void)
+{
+	static const struct
+	{
+		const char *bytes;
+		bool		valid;
+	}			cases[] = {
+		{"", true}, {"abc", true}, {"caf\xc3\xa9", true}, {"\xe2\x82\xac", true},
+		{"\xf0\x9f\x98\x80", true}, {"\xf4\x8f\xbf\xbf", true}, {"\xed\x9f\xbf", true},
+		{"\xff", false}, {"\x80", false}, {"\xc0\x80", false}, {"\xc1\xbf", false},
+		{"\xe0\x80\x80", false}, {"\xed\xa0\x80", false}, {"\xf0\x80\x80\x80", false},
+		{"\xf4\x90\x80\x80", false}, {"\xf5\x80\x80\x80", false}, {"\xc3", false},
+		{"\xe2\x82", false}, {"a\xc3(", false},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECKF(bs_utf8_is_valid((const uint8_t *) cases[i].bytes, strlen(cases[i].bytes)) ==
+			   cases[i].valid, "UTF-8 case %zu", i);
+	/* a NUL is refused even where it is well-formed */
+	CHECK(!bs_utf8_is_valid((const uint8_t *) "a\0b", 3));
+}
+
 /* Every field out of its range, every entry malformed. */
 static void
 test_refusals(void)
@@ -251,17 +314,21 @@ test_refusals(void)
 	}
 #define REFUSED(field_change, want) \
 	do { s = base_spec(); field_change; expect_refused(&s, want, #field_change); } while (0)
+	/* the base as a built-in family: no tag, and no texts */
+#define BUILTIN(f) (s.family = (f), s.type_tag = 0, s.entries[0].text = NULL, \
+					s.entries[1].text = NULL)
 	REFUSED(s.version = 0, BS_ERR_FORMAT);
 	REFUSED(s.version = 2, BS_ERR_FORMAT);
 	REFUSED(s.reserved16 = 1, BS_ERR_FORMAT);
 	REFUSED(s.family = 12, BS_ERR_FORMAT);
-	REFUSED(s.type_tag = 5, BS_ERR_FORMAT);
+	REFUSED((BUILTIN(BS_FAMILY_BYTEA), s.type_tag = 5), BS_ERR_FORMAT);
+	REFUSED(BUILTIN(BS_FAMILY_BYTEA), BS_OK);
 	REFUSED(s.counters = 0, BS_ERR_PARAM);
 	REFUSED(s.counters = BS_TOPK_MAX_COUNTERS + 1, BS_ERR_TOO_LARGE);
 	REFUSED(s.counters = 1, BS_ERR_FORMAT);	/* 2 entries, 1 counter */
 	REFUSED(s.total = BS_TOPK_MAX_TOTAL + 1, BS_ERR_FORMAT);
 	REFUSED(s.error = 11, BS_ERR_FORMAT);
-	REFUSED((s.family = BS_FAMILY_NONE, s.entry_count = 0, s.error = 0), BS_ERR_FORMAT);
+	REFUSED((BUILTIN(BS_FAMILY_NONE), s.entry_count = 0, s.error = 0), BS_ERR_FORMAT);
 	REFUSED(s.payload_delta = 1, BS_ERR_FORMAT);
 	REFUSED(s.payload_delta = -1, BS_ERR_FORMAT);
 	REFUSED(s.payload_delta = (int64_t) BS_TOPK_MAX_BYTES, BS_ERR_TOO_LARGE);
@@ -271,34 +338,48 @@ test_refusals(void)
 	REFUSED(s.entries[0].lower = 6, BS_ERR_FORMAT);	/* lower > count + error */
 	REFUSED(s.entries[1].key = "\x01\0\0\0\0\0\0\0", BS_ERR_FORMAT);	/* the same key twice */
 	REFUSED((s.entries[0].key = "\x03\0\0\0\0\0\0\0", s.entries[0].text = "3"), BS_ERR_FORMAT);
-	REFUSED(s.entries[0].key_length = 7, BS_ERR_FORMAT);
+	REFUSED((BUILTIN(BS_FAMILY_INTEGER), s.entries[0].key_length = 7), BS_ERR_FORMAT);
 	REFUSED((s.entries[0].text = "1\0", s.entries[0].text_length = 2), BS_ERR_FORMAT);	/* a NUL */
 	REFUSED(s.total = 8, BS_ERR_FORMAT);	/* counts 6 + (2 + 1) * error 1 > 8 */
 	/* a key taken as the text holds no NUL */
 	REFUSED(s.entries[0].text = NULL, BS_ERR_FORMAT);
 	/* the text equal to the key must be stored as the key */
-	REFUSED((s.family = BS_FAMILY_TEXT, s.entries[0].key = "abc", s.entries[0].key_length = 3,
+	REFUSED((s.entries[0].key = "abc", s.entries[0].key_length = 3,
 			 s.entries[0].text = "abc", s.entries[1].key = "abd", s.entries[1].key_length = 3,
 			 s.entries[1].text = NULL), BS_ERR_FORMAT);
 	/* canonical keys of the fixed-size families */
-	REFUSED((s.family = BS_FAMILY_BOOL, s.entries[0].key = "\x02", s.entries[0].key_length = 1,
+	REFUSED((BUILTIN(BS_FAMILY_BOOL), s.entries[0].key = "\x02", s.entries[0].key_length = 1,
 			 s.entry_count = 1), BS_ERR_FORMAT);
-	REFUSED((s.family = BS_FAMILY_FLOAT, s.entries[0].key = "\0\0\0\0\0\0\0\x80",
+	REFUSED((BUILTIN(BS_FAMILY_FLOAT), s.entries[0].key = "\0\0\0\0\0\0\0\x80",
 			 s.entry_count = 1), BS_ERR_FORMAT);	/* -0 */
-	REFUSED((s.family = BS_FAMILY_FLOAT, s.entries[0].key = "\x01\0\0\0\0\0\xf8\x7f",
+	REFUSED((BUILTIN(BS_FAMILY_FLOAT), s.entries[0].key = "\x01\0\0\0\0\0\xf8\x7f",
 			 s.entry_count = 1), BS_ERR_FORMAT);	/* a NaN other than the one */
-	REFUSED((s.family = BS_FAMILY_DATE, s.entries[0].key = "\0\0\0\x80\0\0\0\0",
+	REFUSED((BUILTIN(BS_FAMILY_DATE), s.entries[0].key = "\0\0\0\x80\0\0\0\0",
 			 s.entry_count = 1), BS_ERR_FORMAT);	/* not a sign-extended int32 */
-	REFUSED((s.family = BS_FAMILY_UUID, s.entry_count = 1), BS_ERR_FORMAT);
+	REFUSED((BUILTIN(BS_FAMILY_UUID), s.entry_count = 1), BS_ERR_FORMAT);
+	/* where the key determines the value, no text: key 1 with "0" or "1" */
+	REFUSED(BUILTIN(BS_FAMILY_INTEGER), BS_OK);
+	REFUSED((BUILTIN(BS_FAMILY_INTEGER), s.entries[0].text = "0"), BS_ERR_FORMAT);
+	REFUSED((BUILTIN(BS_FAMILY_INTEGER), s.entries[0].text = "1"), BS_ERR_FORMAT);
+	REFUSED((BUILTIN(BS_FAMILY_TIMESTAMPTZ), s.entries[1].text = "x"), BS_ERR_FORMAT);
+	/* text keys are UTF-8, texts too, in every database */
+	REFUSED((BUILTIN(BS_FAMILY_TEXT), s.entries[0].key = "a\xff", s.entries[0].key_length = 2,
+			 s.entries[1].key = "b", s.entries[1].key_length = 1), BS_ERR_FORMAT);
+	REFUSED((BUILTIN(BS_FAMILY_TEXT), s.entries[0].key = "a\xc3\xa9", s.entries[0].key_length = 3,
+			 s.entries[1].key = "b", s.entries[1].key_length = 1), BS_OK);
+	REFUSED(s.entries[1].text = "\xed\xa0\x80", BS_ERR_FORMAT);	/* a surrogate */
+#undef BUILTIN
 #undef REFUSED
+	test_numeric_texts();
 	for (size_t i = 0; i < sizeof(numeric_keys) / sizeof(numeric_keys[0]); i++)
 	{
 		s = base_spec();
 		s.family = BS_FAMILY_NUMERIC;
+		s.type_tag = 0;
 		s.entry_count = 1;
 		s.entries[0].key = numeric_keys[i];
 		s.entries[0].key_length = (uint32_t) strlen(numeric_keys[i]);
-		s.entries[0].text = "x";
+		s.entries[0].text = NULL;
 		expect_refused(&s, i < NUMERIC_BAD ? BS_ERR_FORMAT : BS_OK, numeric_keys[i]);
 	}
 }
@@ -337,7 +418,7 @@ test_text_refusals(void)
 		{"topk:", "topq:"},
 		{"v1:", "v2:"},
 		{"v1:", "v01:"},
-		{"integer:", "int:"},
+		{"other-4daaea92:", "other-4daaea9:"},
 		{"counters=2", "counters=02"},
 		{"counters=2", "counters=+2"},
 		{"counters=2:entries=2", "entries=2:counters=2"},
@@ -355,7 +436,7 @@ test_text_refusals(void)
 	bs_topk    *topk = from_text(good, &status, &err);
 
 	CHECK_STATUS_WHAT(status, BS_OK, &err, good);
-	CHECK(strncmp(good, "topk:v1:integer:counters=2:entries=2:total=10:error=1:bytes=", 60) == 0);
+	CHECK(strncmp(good, "topk:v1:other-4daaea92:counters=2:entries=2:total=10:error=1:bytes=", 67) == 0);
 	free(topk);
 	for (size_t i = 0; i < sizeof(changes) / sizeof(changes[0]); i++)
 	{
@@ -377,6 +458,7 @@ void
 test_topk_codec(void)
 {
 	test_round_trips();
+	test_utf8();
 	test_refusals();
 	test_text_refusals();
 }

@@ -61,8 +61,12 @@ count_integer(bs_topk_table *table, int64_t v, bool pending)
 	bs_topk_slot *slot;
 
 	integer_key(v, key);
+	/*
+	 * Family other, whose values carry a text (integers store none), so
+	 * that pending and known texts go through every step.
+	 */
 	if (table->family == BS_FAMILY_NONE)
-		table->family = BS_FAMILY_INTEGER;
+		table->family = BS_FAMILY_OTHER;
 	slot = bs_topk_table_count(table, key, 8, bs_topk_hash(key, 8), &inserted, &err);
 	if (slot == NULL)
 	{

@@ -24,7 +24,10 @@ void		table_init(bs_topk_table *table, uint32_t counters);
 void		integer_key(int64_t v, uint8_t key[8]);
 int64_t		key_integer(const uint8_t *key);
 
-/* Count one integer, its text pending (token v + 1) or given at once. */
+/*
+ * Count one integer as a value of family other (whose values carry a text),
+ * its text pending (token v + 1) or given at once.
+ */
 void		count_integer(bs_topk_table *table, int64_t v, bool pending);
 
 /* The stored form of a table (malloc'd): reduced, pending texts given, written, validated. */

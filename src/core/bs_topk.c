@@ -44,8 +44,9 @@ bs_topk_size(int64_t k, double epsilon, bool with_epsilon, uint32_t *counters,
 	double		needed;
 
 	if (k < BS_TOPK_MIN_COUNTERS)
-		return bs_fail(err, BS_ERR_PARAM, "topksketch k must be at least 1",
-					   "The value given was %lld.", (long long) k);
+		return bs_hint(err, bs_fail(err, BS_ERR_PARAM, "topksketch k must be at least 1",
+									"The value given was %lld.", (long long) k),
+					   "Ask for the number of most frequent values you want, such as 10.");
 	if (k > BS_TOPK_MAX_COUNTERS)
 		return bs_hint(err, bs_fail(err, BS_ERR_TOO_LARGE, "topksketch k is too large",
 									"A summary holds at most %d counters; %lld were asked for.",
@@ -55,14 +56,16 @@ bs_topk_size(int64_t k, double epsilon, bool with_epsilon, uint32_t *counters,
 	if (!with_epsilon)
 		return BS_OK;
 	if (!(epsilon > 0.0 && epsilon < 1.0))
-		return bs_fail(err, BS_ERR_PARAM, "topksketch epsilon must be between 0 and 1",
-					   "The value given was %g.", epsilon);
+		return bs_hint(err, bs_fail(err, BS_ERR_PARAM, "topksketch epsilon must be between 0 and 1",
+									"The value given was %g.", epsilon),
+					   "Use the error allowed as a fraction of the total, such as 0.01.");
 	/* every bound within epsilon * N needs N / (c + 1) <= epsilon * N */
 	needed = ceil(1.0 / epsilon) - 1.0;
-	if (needed > BS_TOPK_MAX_COUNTERS)
+	/* not the count itself: 1e-300 needs a 300-digit one, 1e-320 infinitely many */
+	if (!(needed <= BS_TOPK_MAX_COUNTERS))
 		return bs_hint(err, bs_fail(err, BS_ERR_TOO_LARGE, "topksketch epsilon is too small",
-									"Epsilon %g needs %.0f counters; a summary holds at most %d.",
-									epsilon, needed, BS_TOPK_MAX_COUNTERS),
+									"Epsilon %.3g needs more than the %d counters a summary holds at most.",
+									epsilon, BS_TOPK_MAX_COUNTERS),
 					   "Use an epsilon of 0.000001 or more.");
 	if (needed > *counters)
 		*counters = (uint32_t) needed;
@@ -76,8 +79,10 @@ bs_topk_check_compatible(uint32_t counters_a, uint8_t version_a, uint8_t family_
 	bs_status	status;
 
 	if (counters_a != b->counters)
-		return bs_fail(err, BS_ERR_MISMATCH, "topksketch numbers of counters differ",
-					   "One summary has %u counters, the other %u.", counters_a, b->counters);
+		return bs_hint(err, bs_fail(err, BS_ERR_MISMATCH, "topksketch numbers of counters differ",
+									"One summary has %u counters, the other %u.", counters_a,
+									b->counters),
+					   "Merge summaries built with the same k and epsilon.");
 	if ((status = bs_check_versions_combine("topksketch", "summary", version_a, family_a,
 											b->version, b->family, err)) != BS_OK)
 		return status;

@@ -43,8 +43,10 @@
  *   count u64 | lower u64 | key_length u32 | text_length u32 | key | text
  *
  * where the key is the value's canonical bytes (docs/format.md section 1)
- * and the text its type's text form in UTF-8, omitted when it equals the
- * key (text_length = BS_TOPK_TEXT_IS_KEY).
+ * and the text, in UTF-8, is stored only for the families whose key does
+ * not determine how the value prints (numeric, other: bs_topk_text.h), and
+ * then only when it differs from the key (otherwise text_length =
+ * BS_TOPK_TEXT_IS_KEY, and a reader takes the key).
  */
 #ifndef BS_TOPK_H
 #define BS_TOPK_H
@@ -71,7 +73,7 @@
 #define BS_TOPK_MAX_BYTES UINT64_C(750000000)
 
 #define BS_TOPK_ENTRY_HEADER_BYTES 24
-/* text_length of an entry whose text is its key's bytes */
+/* text_length of an entry that stores no text */
 #define BS_TOPK_TEXT_IS_KEY UINT32_C(0xFFFFFFFF)
 
 /* The summary as it lies in memory (and on disk, inside the varlena). */

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bs_topk_text.h"
+
 #define TEXT_MAGIC "topk"
 
 #define TYPE_NAME "topksketch"
@@ -163,11 +165,42 @@ read_checked_entry(const bs_topk *topk, uint64_t offset, uint32_t index,
 	return BS_OK;
 }
 
+/* The checks of an entry's text against its family (bs_topk_text.h). */
+static bs_status
+check_entry_text(const bs_topk *topk, const bs_topk_entry *e, uint32_t index, bs_error *err)
+{
+	if (bs_topk_family_renders_key(topk->family))
+	{
+		if (!e->text_is_key)
+			return bs_fail(err, BS_ERR_FORMAT, "topksketch entry stores a text its key determines",
+						   "Entry %u of family \"%s\" has a text of its own; this family stores none.",
+						   index, bs_family_name(topk->family));
+		if (topk->family == BS_FAMILY_TEXT && !bs_utf8_is_valid(e->key, e->key_length))
+			return bs_fail(err, BS_ERR_FORMAT, "topksketch text is not valid UTF-8",
+						   "The key of entry %u is not UTF-8 without zero bytes.", index);
+		return BS_OK;
+	}
+	if (!e->text_is_key && e->text_length == e->key_length &&
+		memcmp(e->text, e->key, e->key_length) == 0)
+		return bs_fail(err, BS_ERR_FORMAT, "topksketch text is not in canonical form",
+					   "Entry %u stores its text apart from its key although the two are equal.", index);
+	if (!bs_utf8_is_valid(e->text, e->text_length))
+		return bs_fail(err, BS_ERR_FORMAT, "topksketch text is not valid UTF-8",
+					   "The text of entry %u is not UTF-8 without zero bytes.", index);
+	if (topk->family == BS_FAMILY_NUMERIC &&
+		!bs_topk_numeric_text_matches(e->text, e->text_length, e->key, e->key_length))
+		return bs_fail(err, BS_ERR_FORMAT, "topksketch text contradicts its key",
+					   "The text of entry %u is not a spelling of the numeric its key holds.", index);
+	return BS_OK;
+}
+
 /* The checks of one entry on its own, and against the previous one's key. */
 static bs_status
 check_entry(const bs_topk *topk, const bs_topk_entry *e, const bs_topk_entry *previous,
 			uint32_t index, bs_error *err)
 {
+	bs_status	status;
+
 	if (e->count < 1 || e->lower < e->count || e->lower - e->count > topk->error)
 		return bs_fail(err, BS_ERR_FORMAT, "topksketch entry has inconsistent bounds",
 					   "Entry %u has count %" PRIu64 " and lower bound %" PRIu64 " with error %" PRIu64 "; "
@@ -177,13 +210,8 @@ check_entry(const bs_topk *topk, const bs_topk_entry *e, const bs_topk_entry *pr
 		return bs_fail(err, BS_ERR_FORMAT, "topksketch key is not canonical",
 					   "Entry %u has a key of %u bytes that no value of family \"%s\" has.",
 					   index, e->key_length, bs_family_name(topk->family));
-	if (!e->text_is_key && e->text_length == e->key_length &&
-		memcmp(e->text, e->key, e->key_length) == 0)
-		return bs_fail(err, BS_ERR_FORMAT, "topksketch text is not in canonical form",
-					   "Entry %u stores its text apart from its key although the two are equal.", index);
-	if (memchr(e->text, 0, e->text_length) != NULL)
-		return bs_fail(err, BS_ERR_FORMAT, "topksketch text contains a zero byte",
-					   "The text of entry %u contains a zero byte.", index);
+	if ((status = check_entry_text(topk, e, index, err)) != BS_OK)
+		return status;
 	if (previous != NULL &&
 		bs_topk_key_compare(previous->key, previous->key_length, e->key, e->key_length) >= 0)
 		return bs_fail(err, BS_ERR_FORMAT, "topksketch entries are not in canonical order",

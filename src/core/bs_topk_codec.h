@@ -33,8 +33,11 @@ bs_status	bs_topk_check_params(const bs_topk_params *params, bs_error *err);
 /*
  * Entry checks: the entries fill the payload exactly; keys in strictly
  * increasing order (so each value is listed once) and of their family's
- * canonical shape; a text is stored only when it differs from the key, and
- * holds no NUL byte; 1 <= count <= lower <= count + error; and the sums
+ * canonical shape; the text rules of the family (bs_topk_text.h): no text
+ * where the key determines it, and a text key in UTF-8; elsewhere a text
+ * stored only when it differs from the key, in UTF-8 without NUL bytes, and
+ * for numeric a spelling of the key; 1 <= count <= lower <= count + error;
+ * and the sums
  * of the guarantees (bs_topk.h): sum of lower <= total and sum of counts +
  * (counters + 1) * error <= total.
  */

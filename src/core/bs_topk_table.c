@@ -363,9 +363,9 @@ bs_topk_table_merge(bs_topk_table *table, const bs_topk *other, bs_error *err)
 										   table->type_tag, other, err)) != BS_OK)
 		return status;
 	if (other->total > BS_TOPK_MAX_TOTAL - table->total)
-		return bs_fail(err, BS_ERR_TOO_LARGE, "topksketch total is out of range",
-					   "The merged summary would count %" PRIu64 " and %" PRIu64 " values, more than the largest bigint.",
-					   table->total, other->total);
+		return bs_hint(err, bs_fail(err, BS_ERR_TOO_LARGE, "topksketch total is out of range",
+									"The merged summary would count more values than the largest bigint."),
+					   "Merge fewer summaries into one.");
 	bs_adopt_combined_family(&table->version, &table->family, &table->type_tag,
 							 other->version, other->family, other->type_tag);
 	/* Agarwal et al., section 3.1: both sides hold at most c counters ... */

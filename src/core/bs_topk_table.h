@@ -13,7 +13,8 @@
  * bounded by the counters, never by the number of values counted.
  *
  * A slot's text, the value's text form, is either known (copied into the
- * table), the key's own bytes, or pending: a token of the caller's (the SQL
+ * table), the key's own bytes (also for the families that store no text,
+ * bs_topk_text.h), or pending: a token of the caller's (the SQL
  * layer keeps the value itself there and calls the type's output function
  * only for the values that survive to be written, not for every value that
  * enters and leaves the table).  Memory comes from the caller's allocator,

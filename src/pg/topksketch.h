@@ -11,12 +11,14 @@
 #include "../core/bs_topk.h"
 #include "../core/bs_topk_codec.h"
 #include "../core/bs_topk_table.h"
+#include "../core/bs_topk_text.h"
 
 /*
  * A summary being built or merged: a PostgreSQL expanded object of type
- * topksketch (topksketch_state.c) around the core's table.  The values
- * counted keep their SQL value until the summary is written out, when the
- * type's output function gives the text of those still listed.
+ * topksketch (topksketch_state.c) around the core's table.  Values of the
+ * families that carry a text (numeric, other: bs_topk_text.h) keep their SQL
+ * value until the summary is written out, when the type's output function,
+ * under fixed settings, gives the text of those still listed.
  */
 typedef struct TopkState
 {
@@ -35,7 +37,8 @@ typedef struct TopkState
 typedef struct TopkValueType
 {
 	ValueKind	kind;
-	bool		text_is_key;	/* the text family but bpchar: the text is the key */
+	bool		renders_key;	/* no text stored: topk_items renders the key */
+	bool		check_utf8;		/* text in a SQL_ASCII database: keys must be UTF-8 */
 	Oid			output_oid;		/* the type's output function */
 	int16		typlen;
 	bool		typbyval;
@@ -96,5 +99,25 @@ const bs_topk *bs_topk_stored_arg(FunctionCallInfo fcinfo, int argnum);
 
 /* The type of the values a function argument carries, for counting them. */
 void		bs_topk_value_type_init(TopkValueType *type, FunctionCallInfo fcinfo);
+
+/* 22021 for a text that is not UTF-8 in a SQL_ASCII database (topksketch_state.c). */
+pg_noreturn void bs_topk_not_utf8_error(void);
+
+/* ---- texts (topksketch_render.c) ---- */
+
+/*
+ * A listed value's text as a text datum in the database encoding: rendered
+ * from its key under the session's settings where the family allows it,
+ * else the stored text.
+ */
+Datum		bs_topk_entry_text(const bs_topk *topk, const bs_topk_entry *entry);
+
+/*
+ * Enter the fixed settings under which values that carry a text are
+ * rendered (ISO dates, UTC, IntervalStyle postgres, shortest exact floats,
+ * hex bytea); returns the level to give bs_topk_leave_fixed_settings.
+ */
+int			bs_topk_enter_fixed_settings(void);
+void		bs_topk_leave_fixed_settings(int level);
 
 #endif							/* TOPKSKETCH_H */

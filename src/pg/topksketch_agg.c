@@ -8,14 +8,16 @@
  * then counted into in place, so a row costs one hash and one probe of a
  * table of at most 2c values, and now and then a reduction whose O(c) work
  * is shared by c rows.  A value entering the table keeps its SQL value (a
- * copy, for a type passed by reference), not its text: the type's output
- * function runs only for the values still listed when the state is written
- * out.  Partial states merge by the rule of Agarwal et al. (bs_topk.h), in
- * any order, with the guarantees intact; the bytes of a merged summary may
- * depend on how the rows were split.
+ * copy, for a type passed by reference), not its text: where its family
+ * carries a text at all, the type's output function runs only for the
+ * values still listed when the state is written out.  Partial states merge
+ * by the rule of Agarwal et al. (bs_topk.h), in any order, with the
+ * guarantees intact; the bytes of a merged summary may depend on how the
+ * rows were split.
  */
 #include "topksketch.h"
 
+#include "mb/pg_wchar.h"
 #include "utils/lsyscache.h"
 
 /* What the transition function remembers between calls of one call site. */
@@ -35,7 +37,9 @@ bs_topk_value_type_init(TopkValueType *type, FunctionCallInfo fcinfo)
 	bool		is_varlena;
 
 	bs_value_kind_for_agg_value(&type->kind, fcinfo);
-	type->text_is_key = type->kind.family == BS_FAMILY_TEXT && !type->kind.is_bpchar;
+	type->renders_key = bs_topk_family_renders_key(type->kind.family);
+	type->check_utf8 = type->kind.family == BS_FAMILY_TEXT &&
+		GetDatabaseEncoding() == PG_SQL_ASCII;
 	getTypeOutputInfo(type->kind.typid, &type->output_oid, &is_varlena);
 	get_typlenbyval(type->kind.typid, &type->typlen, &type->typbyval);
 }
@@ -65,7 +69,8 @@ row_counters(FunctionCallInfo fcinfo, TopkAggCache *cache)
 	if (PG_ARGISNULL(2) || (with_epsilon && PG_ARGISNULL(3)))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("topk_agg k and epsilon must not be null")));
+				 errmsg("topk_agg k and epsilon must not be null"),
+				 errhint("Pass k, and epsilon if given, as constants.")));
 	k = PG_GETARG_INT32(2);
 	if (with_epsilon)
 		epsilon = PG_GETARG_FLOAT8(3);
@@ -100,7 +105,8 @@ total_range_error(void)
 			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 			 errmsg("topksketch total count is out of range"),
 			 errdetail("Counting one more value would pass the largest bigint, %lld.",
-					   (long long) PG_INT64_MAX)));
+					   (long long) PG_INT64_MAX),
+			 errhint("Count fewer values per summary.")));
 }
 
 /* A copy of a value in the state's memory, as the token of its pending text. */
@@ -153,8 +159,10 @@ count_value(TopkState *state, const TopkValueType *type, Datum value)
 		bs_report(&err, BS_SOURCE_BINARY);
 	if (inserted)
 	{
-		if (type->text_is_key)
-			(void) bs_topk_table_set_text(table, slot, bytes.data, (uint32) bytes.length, &err);
+		if (unlikely(type->check_utf8) && !bs_utf8_is_valid(bytes.data, bytes.length))
+			bs_topk_not_utf8_error();
+		if (type->renders_key)
+			slot->text_kind = BS_TOPK_TEXT_KEY;
 		else
 			slot->label.token = keep_value(state, value);
 	}

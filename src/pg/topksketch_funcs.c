@@ -7,7 +7,6 @@
 
 #include "access/htup_details.h"
 #include "funcapi.h"
-#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 
 /* ---- topk_items ---- */
@@ -50,20 +49,6 @@ item_list(FunctionCallInfo fcinfo)
 	return list;
 }
 
-/* A value's text as a text datum in the database encoding. */
-static Datum
-entry_text(const bs_topk_entry *entry)
-{
-	const char *text = (const char *) entry->text;
-	char	   *converted = (char *) text;
-
-	if (GetDatabaseEncoding() != PG_SQL_ASCII)
-		converted = pg_any_to_server(text, (int) entry->text_length, PG_UTF8);
-	if (converted != text)
-		return CStringGetTextDatum(converted);
-	return PointerGetDatum(cstring_to_text_with_len(text, (int) entry->text_length));
-}
-
 PG_FUNCTION_INFO_V1(topk_items);
 /* topk_items(summary): the listed values, best first, with their counts and bounds. */
 Datum
@@ -93,7 +78,7 @@ topk_items(PG_FUNCTION_ARGS)
 	if (call->call_cntr >= list->count)
 		SRF_RETURN_DONE(call);
 	entry = &list->entries[call->call_cntr];
-	values[0] = entry_text(entry);
+	values[0] = bs_topk_entry_text(list->topk, entry);
 	/* the counts of a valid summary are at most its total, a bigint */
 	values[1] = Int64GetDatum((int64) entry->lower);
 	values[2] = Int64GetDatum((int64) entry->lower);

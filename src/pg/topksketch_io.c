@@ -4,46 +4,19 @@
  *
  * All three ways in (text, binary receive, bytea) run the core validator
  * (bs_topk_codec.h) on the header before they allocate anything sized by the
- * input, then on the entries, and then check that every text is UTF-8, the
- * encoding the summary keeps its texts in (but in a SQL_ASCII database,
- * whose text has no encoding).  A stored summary is validated in full before
- * its entries are read, which costs no more than reading them.
+ * input, then on the entries (which keep their texts in UTF-8 in every
+ * database, whatever its encoding).  A stored summary is validated in full
+ * before its entries are read, which costs no more than reading them.
  */
 #include "topksketch.h"
 
 #include "libpq/pqformat.h"
-#include "mb/pg_wchar.h"
-
-/* The entries' texts must be UTF-8 (22P02 or 22P03), but in a SQL_ASCII database. */
-static void
-check_texts(const bs_topk *topk, BsSource source)
-{
-	uint64		offset = 0;
-
-	if (GetDatabaseEncoding() == PG_SQL_ASCII)
-		return;
-	for (uint32 i = 0; i < topk->entries; i++)
-	{
-		bs_topk_entry entry;
-
-		bs_topk_read_entry(topk, &offset, &entry);
-		if (!pg_verify_mbstr(PG_UTF8, (const char *) entry.text, (int) entry.text_length, true))
-			ereport(ERROR,
-					(errcode(source == BS_SOURCE_TEXT ? ERRCODE_INVALID_TEXT_REPRESENTATION
-							 : ERRCODE_INVALID_BINARY_REPRESENTATION),
-					 errmsg("topksketch text is not valid UTF-8"),
-					 errdetail("The text of entry %u is not a valid UTF-8 string.", i)));
-	}
-}
 
 /* A summary from untrusted serialized bytes. */
 static bs_topk *
 from_serialized(const uint8 *data, size_t length)
 {
-	bs_topk    *topk = bs_value_from_serialized(&bs_topk_form, data, length);
-
-	check_texts(topk, BS_SOURCE_BINARY);
-	return topk;
+	return bs_value_from_serialized(&bs_topk_form, data, length);
 }
 
 const bs_topk *
@@ -63,10 +36,7 @@ PG_FUNCTION_INFO_V1(topksketch_in);
 Datum
 topksketch_in(PG_FUNCTION_ARGS)
 {
-	bs_topk    *topk = bs_value_from_text(&bs_topk_form, PG_GETARG_CSTRING(0));
-
-	check_texts(topk, BS_SOURCE_TEXT);
-	PG_RETURN_POINTER(topk);
+	PG_RETURN_POINTER(bs_value_from_text(&bs_topk_form, PG_GETARG_CSTRING(0)));
 }
 
 PG_FUNCTION_INFO_V1(topksketch_out);

@@ -12,8 +12,8 @@
  * leader, a distributed engine printing it with the type's output function)
  * asks it to flatten itself.  Flattening reduces the table to c values,
  * turns the values still listed into text with their type's output
- * function, and writes the stored form, which it keeps until the next
- * change.  Reducing is itself a step of the algorithm, so a state may go on
+ * function where their family carries a text (under fixed settings), and
+ * writes the stored form, which it keeps until the next change.  Reducing is itself a step of the algorithm, so a state may go on
  * counting after it was flattened (a window aggregate does that).
  */
 #include "topksketch.h"
@@ -50,9 +50,19 @@ state_release(void *context, uint64_t token)
 
 /* ---- the stored form ---- */
 
+pg_noreturn void
+bs_topk_not_utf8_error(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+			 errmsg("topk_agg needs text in UTF-8"),
+			 errdetail("A summary keeps its texts in UTF-8, and this SQL_ASCII database holds a value that is not."),
+			 errhint("Convert the values to UTF-8, or count them as bytea.")));
+}
+
 /*
- * The text of a pending value, as UTF-8 (the bytes as they are in a
- * SQL_ASCII database, whose text has no encoding), into the table.
+ * The text of a pending value, as UTF-8, into the table.  A SQL_ASCII
+ * database's text has no encoding: its bytes are kept when they are UTF-8.
  */
 static void
 give_text(TopkState *state, bs_topk_slot *slot)
@@ -65,6 +75,8 @@ give_text(TopkState *state, bs_topk_slot *slot)
 
 	if (GetDatabaseEncoding() != PG_SQL_ASCII)
 		utf8 = pg_server_to_any(text, (int) length, PG_UTF8);
+	else if (!bs_utf8_is_valid((const uint8 *) text, length))
+		bs_topk_not_utf8_error();
 	if (utf8 != text)
 		length = strlen(utf8);
 	if (bs_topk_table_set_text(&state->table, slot, (const uint8 *) utf8, (uint32) length,
@@ -72,35 +84,57 @@ give_text(TopkState *state, bs_topk_slot *slot)
 		bs_report(&err, BS_SOURCE_BINARY);
 }
 
+/*
+ * Give every pending value its text, under fixed settings so that the
+ * stored bytes do not depend on the session's.
+ */
+static void
+give_pending_texts(TopkState *state)
+{
+	bs_topk_table *table = &state->table;
+	MemoryContext texts = NULL;
+	MemoryContext old = CurrentMemoryContext;
+	int			level = -1;
+
+	for (uint32 i = 0; i < table->used; i++)
+	{
+		if (table->slots[i].text_kind != BS_TOPK_TEXT_PENDING)
+			continue;
+		if (!state->has_output)
+			elog(ERROR, "topksketch state holds a value without its type");
+		if (texts == NULL)
+		{
+			/* the output functions' garbage goes with a context of its own */
+			texts = AllocSetContextCreate(old, "topksketch texts", ALLOCSET_SMALL_SIZES);
+			/* numeric's output reads no setting */
+			if (table->family == BS_FAMILY_OTHER)
+				level = bs_topk_enter_fixed_settings();
+			MemoryContextSwitchTo(texts);
+		}
+		give_text(state, &table->slots[i]);
+		MemoryContextReset(texts);
+	}
+	if (texts != NULL)
+	{
+		MemoryContextSwitchTo(old);
+		MemoryContextDelete(texts);
+		if (level >= 0)
+			bs_topk_leave_fixed_settings(level);
+	}
+}
+
 /* The stored form of the state, written once per change into its context. */
 static const bs_topk *
 ensure_flat(TopkState *state)
 {
 	bs_topk_table *table = &state->table;
-	MemoryContext texts;
-	MemoryContext old;
 	uint64		bytes;
 	bs_error	err;
 
 	if (state->flat != NULL)
 		return state->flat;
 	bs_topk_table_reduce(table, table->counters);
-	/* the output functions' garbage goes with a context of its own */
-	texts = AllocSetContextCreate(CurrentMemoryContext, "topksketch texts",
-								  ALLOCSET_SMALL_SIZES);
-	old = MemoryContextSwitchTo(texts);
-	for (uint32 i = 0; i < table->used; i++)
-	{
-		if (table->slots[i].text_kind == BS_TOPK_TEXT_PENDING)
-		{
-			if (!state->has_output)
-				elog(ERROR, "topksketch state holds a value without its type");
-			give_text(state, &table->slots[i]);
-			MemoryContextReset(texts);
-		}
-	}
-	MemoryContextSwitchTo(old);
-	MemoryContextDelete(texts);
+	give_pending_texts(state);
 	if (bs_topk_table_flat_bytes(table, &bytes, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_BINARY);
 	state->flat = bs_alloc_value(state->header.eoh_context, bytes, "topksketch");
@@ -174,7 +208,7 @@ bs_topk_state_from_flat(MemoryContext parent, const bs_topk *flat)
 void
 bs_topk_state_set_value_type(TopkState *state, const TopkValueType *type)
 {
-	if (state->has_output || type->text_is_key)
+	if (state->has_output || type->renders_key)
 		return;
 	fmgr_info_cxt(type->output_oid, &state->output, state->header.eoh_context);
 	state->typlen = type->typlen;

@@ -21,6 +21,7 @@
 #include "bs_codec_util.h"
 #include "bs_topk_codec.h"
 #include "bs_topk_table.h"
+#include "bs_topk_text.h"
 
 static const char *out_dir;
 
@@ -489,7 +490,8 @@ cms_corpus(void)
 
 /*
  * A summary of `values` values v = i * i % spread (i = 0 .. values - 1), as
- * keys of the family (decimal text for text and numeric), with texts.
+ * keys of the family (decimal text for text and numeric), with texts where
+ * the family carries them.
  */
 static bs_topk *
 topk_make(uint32_t counters, uint8_t family, int values, int spread)
@@ -519,7 +521,10 @@ topk_make(uint32_t counters, uint8_t family, int values, int spread)
 			length = (uint32_t) snprintf((char *) key, sizeof(key), family == BS_FAMILY_TEXT ?
 										 "value number %d" : "%d", v);
 		slot = bs_topk_table_count(&table, key, length, bs_topk_hash(key, length), &inserted, NULL);
-		if (inserted)
+		/* only numeric and other carry a text; numeric's here spells its key */
+		if (inserted && bs_topk_family_renders_key(family))
+			bs_topk_table_set_text(&table, slot, key, length, NULL);
+		else if (inserted)
 			bs_topk_table_set_text(&table, slot, (const uint8_t *) text, (uint32_t) strlen(text),
 								   NULL);
 	}
