@@ -435,7 +435,7 @@ test_sizes(void)
 			uint64_t   *words;
 			bool		met;
 			uint64_t	bits = fit_build(pairs, n, k, fpr, BS_FIT_DEFAULT_CEILING, &words, &met);
-			double		ratio = (double) bits / smallest_any_scheme(n, fpr);
+			double		ratio = (double) bits / bs_fit_reference_bits(n, fpr);
 
 			CHECKF(met && ratio <= 2.2, "fpr %g n %" PRIu64 ": %" PRIu64 " bits, %.3f times the smallest",
 				   fpr, n, bits, ratio);
@@ -456,7 +456,7 @@ test_sizes(void)
 		uint32_t	k = bs_fit_hashes(1e-6);
 
 		CHECK(fit_build(pairs, 10, k, 1e-6, BS_FIT_DEFAULT_CEILING, &words, &met) <=
-			  2.2 * smallest_any_scheme(10, 1e-6));
+			  2.2 * bs_fit_reference_bits(10, 1e-6));
 		free(words);
 		free(pairs);
 	}

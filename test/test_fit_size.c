@@ -38,7 +38,6 @@
 #include <string.h>
 
 #include "bs_fit.h"
-#include "bs_scheme_sizing.h"
 #include "check.h"
 #include "test_fit.h"
 
@@ -48,26 +47,6 @@
 #define EXACT_MAX_BITS (UINT64_C(1) << 15)
 #define WORST_ALLOWED 2.2
 #define MEAN_ALLOWED 1.45
-
-double
-smallest_any_scheme(uint64_t n, double fpr)
-{
-	static const uint8_t schemes[] = {BS_SCHEME_DOUBLE, BS_SCHEME_DOUBLE_SQUARE,
-		BS_SCHEME_DOUBLE_CUBE, BS_SCHEME_PARTITION, BS_SCHEME_INDEPENDENT, BS_SCHEME_BLOCKED};
-	double		best = INFINITY;
-
-	for (size_t s = 0; s < sizeof(schemes); s++)
-	{
-		uint64_t	bits;
-		uint32_t	hashes;
-		bs_error	err;
-
-		if (bs_bloom_size_scheme(schemes[s], (int64_t) n, fpr, &bits, &hashes, &err) == BS_OK &&
-			(double) bits < best)
-			best = (double) bits;
-	}
-	return best;
-}
 
 /* S(m): the most set bits a filter of m bits may have and meet fpr. */
 static uint64_t
@@ -261,7 +240,7 @@ test_rate_sizes(double fpr)
 
 		if (sure <= previous)
 			continue;
-		ratio = (double) bits / smallest_any_scheme(previous + 1, fpr);
+		ratio = (double) bits / bs_fit_reference_bits(previous + 1, fpr);
 		CHECKF(ratio <= WORST_ALLOWED, "fpr %g n %" PRIu64 ": %" PRIu64 " bits, %.3f times the smallest",
 			   fpr, previous + 1, bits, ratio);
 		worst = fmax(worst, ratio);
@@ -274,7 +253,7 @@ test_rate_sizes(double fpr)
 	{
 		uint64_t	n = (uint64_t) llround(pow(10, 6 * (i + 0.5) / 120));
 
-		log_sum += expected_log2_size(&ladder, n) * log(2) - log(smallest_any_scheme(n, fpr));
+		log_sum += expected_log2_size(&ladder, n) * log(2) - log(bs_fit_reference_bits(n, fpr));
 		points++;
 	}
 	CHECKF(exp(log_sum / points) <= MEAN_ALLOWED, "fpr %g: mean %.3f", fpr, exp(log_sum / points));

@@ -4,6 +4,7 @@
  */
 #include "bs_fit.h"
 #include "bs_error.h"
+#include "bs_scheme_sizing.h"
 
 #include <math.h>
 
@@ -195,4 +196,24 @@ bs_fit_start_bits(uint64_t n, uint32_t hashes, double fpr, uint64_t ceiling)
 	while (bits < ceiling && (double) bits < wanted)
 		bits *= 2;
 	return bits;
+}
+
+double
+bs_fit_reference_bits(uint64_t n, double fpr)
+{
+	static const uint8_t schemes[] = {BS_SCHEME_DOUBLE, BS_SCHEME_DOUBLE_SQUARE,
+		BS_SCHEME_DOUBLE_CUBE, BS_SCHEME_PARTITION, BS_SCHEME_INDEPENDENT, BS_SCHEME_BLOCKED};
+	double		best = INFINITY;
+
+	for (size_t s = 0; s < sizeof(schemes); s++)
+	{
+		uint64_t	bits;
+		uint32_t	hashes;
+		bs_error	err;
+
+		if (bs_bloom_size_scheme(schemes[s], (int64_t) n, fpr, &bits, &hashes, &err) == BS_OK &&
+			(double) bits < best)
+			best = (double) bits;
+	}
+	return best;
 }

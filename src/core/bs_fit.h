@@ -160,4 +160,11 @@ uint64_t	bs_fit_fold_to_rate(uint64_t *words, uint64_t bits, uint32_t hashes,
  */
 uint64_t	bs_fit_start_bits(uint64_t n, uint32_t hashes, double fpr, uint64_t ceiling);
 
+/*
+ * The smallest filter of any capacity-sized scheme (bloom_create's sizings,
+ * bs_bloom_size_scheme) for n values at fpr, in bits: what a fit filter's
+ * size is measured against (docs/fit.md); infinite if none fits.
+ */
+double		bs_fit_reference_bits(uint64_t n, double fpr);
+
 #endif							/* BS_FIT_H */
