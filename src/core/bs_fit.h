@@ -68,8 +68,9 @@ uint64_t	bs_fit_ceiling(uint64_t max_bits);
 uint64_t	bs_fit_min_bits(uint32_t hashes);
 
 /*
- * Walk the k positions of the pair (h1, h2) in m bits: `position` is
- * defined in BODY (bs_fit.h's header comment gives the rule).
+ * Run BODY for each of the k positions of the pair (h1, h2) in m bits, with
+ * `position` and the probe's index `i_` in scope (the rule: this file's
+ * header comment).
  */
 #define BS_FIT_WALK(bits, hashes, h1, h2, BODY) \
 	do { \
