@@ -1,17 +1,23 @@
 /*
- * fit_rates.c — the rate promise of self-sized filters (docs/fit.md) from 1
- * to 10^7 values: `make -C bench fit-rates` (N_MAX=... to stop earlier).
+ * fit_rates.c — the size table and rate promise of self-sized filters
+ * (docs/fit.md): `make -C bench fit-rates` (N_MAX=... to change the
+ * largest n, default 10^6).
  *
- * For each rate and n, one group of n distinct integers is sized as
- * bloom_fit_agg's final function sizes it (built at bs_fit_start_bits, then
- * folded while the rate holds), and probed with fresh integers: enough of
+ * For each rate (1e-2, 1e-4, 1e-6) and n = 1, 10 .. N_MAX, one group of n
+ * distinct integers is sized as bloom_fit_agg's final function sizes it
+ * (built at bs_fit_start_bits, then folded while the rate holds), and
+ * probed with fresh integers (a seeded range no member is in): enough of
  * them that the rate asked for would give 400 false positives (at least
- * 10^5, at most 4·10^7).  Printed: the size, its bytes against
- * bloom_create's double-hashing filter for n, the filter's own rate, the
- * measured rate and the one-sided 99.9% binomial bound of the rate asked
- * for (normal approximation, 3.09 sigma, plus one); the exit status is 1 if
- * a count exceeds its bound.  With n up to 10^7 it takes about 10 minutes
- * of CPU and 400 MB.
+ * 10^5, at most 4·10^7).  Printed: m, m against the smallest filter of any
+ * scheme for n (bs_fit_reference_bits), the filter's own rate (what
+ * bloom_fpr reports), the measured rate with its exact two-sided 99.9%
+ * binomial interval, and whether
+ *   - m is at most 2.2 times the smallest filter,
+ *   - the count is within the one-sided 99.9% bound of the rate asked for
+ *     (the promise), and
+ *   - the count is within the two-sided 99.9% interval of the own rate
+ *     (bloom_fpr neither under- nor overstates it).
+ * The exit status is 1 if any cell fails.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -22,7 +28,6 @@
 #include "bs_fit.h"
 #include "bs_fit_state.h"
 #include "bs_probe.h"
-#include "bs_scheme_sizing.h"
 
 static uint64_t *
 build(uint64_t n, uint32_t k, double fpr, uint64_t *bits_out, bool *met)
@@ -38,7 +43,7 @@ build(uint64_t n, uint32_t k, double fpr, uint64_t *bits_out, bool *met)
 	}
 	for (uint64_t bits = bs_fit_start_bits(n, k, fpr, BS_FIT_MAX_BITS);; bits *= 2)
 	{
-		uint64_t   *words = calloc(bits / 64, sizeof(uint64_t));
+		uint64_t   *words = calloc(bs_bloom_word_count(bits), sizeof(uint64_t));
 
 		bs_fit_set_pairs(words, bits, k, pairs, n);
 		*bits_out = bs_fit_fold_to_rate(words, bits, k, fpr, met);
@@ -51,50 +56,133 @@ build(uint64_t n, uint32_t k, double fpr, uint64_t *bits_out, bool *met)
 	}
 }
 
+static double
+log_binomial_pmf(uint64_t trials, uint64_t c, double p)
+{
+	return lgamma((double) trials + 1) - lgamma((double) c + 1) -
+		lgamma((double) (trials - c) + 1) + (double) c * log(p) +
+		(double) (trials - c) * log1p(-p);
+}
+
+/* Pr[Binomial(trials, p) >= c] (c > trials * p: summed from c up until negligible). */
+static double
+upper_tail(uint64_t trials, double p, uint64_t c)
+{
+	double		tail = 0;
+
+	for (uint64_t j = c; j <= trials; j++)
+	{
+		double		term = exp(log_binomial_pmf(trials, j, p));
+
+		tail += term;
+		if (term < tail * 1e-12 && (double) j > trials * p)
+			break;
+	}
+	return tail;
+}
+
+/* Pr[Binomial(trials, p) <= c]. */
+static double
+lower_tail(uint64_t trials, double p, uint64_t c)
+{
+	double		tail = 0;
+
+	for (uint64_t j = c + 1; j-- > 0;)
+	{
+		double		term = exp(log_binomial_pmf(trials, j, p));
+
+		tail += term;
+		if (term < tail * 1e-12 && (double) j < trials * p)
+			break;
+	}
+	return tail;
+}
+
+/* The exact (Clopper-Pearson) two-sided 99.9% interval of a rate from c in trials. */
+static void
+rate_interval(uint64_t trials, uint64_t c, double *low, double *high)
+{
+	double		lo = 0,
+				hi = 1;
+
+	/* high: the p with Pr[Bin <= c] = 0.0005; low: the p with Pr[Bin >= c] = 0.0005 */
+	for (int i = 0; i < 200; i++)
+	{
+		double		mid = (lo + hi) / 2;
+
+		if (lower_tail(trials, mid, c) > 0.0005)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*high = hi;
+	*low = 0;
+	if (c == 0)
+		return;
+	lo = 0;
+	hi = *high;
+	for (int i = 0; i < 200; i++)
+	{
+		double		mid = (lo + hi) / 2;
+
+		if (upper_tail(trials, mid, c) < 0.0005)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*low = lo;
+}
+
+static bool
+print_cell(double fpr, uint64_t n)
+{
+	uint32_t	k = bs_fit_hashes(fpr);
+	uint64_t	bits;
+	bool		met;
+	uint64_t   *words = build(n, k, fpr, &bits, &met);
+	double		want = 400 / fpr;
+	uint64_t	probes = want < 1e5 ? 100000 : want > 4e7 ? 40000000 : (uint64_t) want;
+	uint64_t	positives = 0;
+	double		own = bs_fit_rate(words, bits, k);
+	double		ratio = (double) bits / bs_fit_reference_bits(n, fpr);
+	double		low,
+				high;
+	bool		within_promise,
+				own_consistent,
+				ok;
+
+	for (uint64_t i = 0; i < probes; i++)
+	{
+		uint64_t	v = (UINT64_C(1) << 40) + i;
+		XXH128_hash_t h = bs_hash128(&v, sizeof(v), 0);
+
+		positives += bs_fit_test(words, bits, k, h.low64, h.high64);
+	}
+	rate_interval(probes, positives, &low, &high);
+	/* the count is not significantly above fpr: Pr[Bin(probes, fpr) >= count] > 0.0005 */
+	within_promise = met && (positives == 0 || upper_tail(probes, fpr, positives) > 0.0005 ||
+							 (double) positives <= probes * fpr);
+	own_consistent = low <= own && own <= high;
+	ok = ratio <= 2.2 && within_promise && own_consistent;
+	printf("| %g | %" PRIu64 " | %" PRIu64 " | %.2f | %.3g | %.3g [%.3g, %.3g] | %" PRIu64 " | %s |\n",
+		   fpr, n, bits, ratio, own, (double) positives / (double) probes, low, high, probes,
+		   ok ? "yes" : "NO");
+	fflush(stdout);
+	free(words);
+	return ok;
+}
+
 int
 main(int argc, char **argv)
 {
-	static const double rates[] = {0.01, 0.001, 1e-4, 1e-6};
-	uint64_t	n_max = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000;
+	static const double rates[] = {1e-2, 1e-4, 1e-6};
+	uint64_t	n_max = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
 	int			failures = 0;
 
-	printf("| rate | n | m | bytes / bloom_create's | own rate | measured | probes | bound | ok |\n");
-	printf("|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+	printf("| rate | n | m | m / smallest | own rate | measured [99.9%%] | probes | ok |\n");
+	printf("|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	for (size_t r = 0; r < sizeof(rates) / sizeof(rates[0]); r++)
 		for (uint64_t n = 1; n <= n_max; n *= 10)
-		{
-			double		fpr = rates[r];
-			uint32_t	k = bs_fit_hashes(fpr);
-			uint64_t	bits,
-						capacity_bits;
-			uint32_t	capacity_k;
-			bool		met;
-			uint64_t   *words = build(n, k, fpr, &bits, &met);
-			double		want = 400 / fpr;
-			uint64_t	probes = want < 1e5 ? 100000 : want > 4e7 ? 40000000 : (uint64_t) want;
-			uint64_t	positives = 0;
-			double		bound = probes * fpr + 3.0902 * sqrt(probes * fpr * (1 - fpr)) + 1;
-			bs_error	err;
-			char		ratio[32] = "-";
-
-			for (uint64_t i = 0; i < probes; i++)
-			{
-				uint64_t	v = (UINT64_C(1) << 40) + i;
-				XXH128_hash_t h = bs_hash128(&v, sizeof(v), 0);
-
-				positives += bs_fit_test(words, bits, k, h.low64, h.high64);
-			}
-			if (bs_bloom_size_scheme(BS_SCHEME_DOUBLE, (int64_t) n, fpr, &capacity_bits,
-									 &capacity_k, &err) == BS_OK)
-				snprintf(ratio, sizeof(ratio), "%.2f",
-						 (double) bs_bloom_total_bytes(bits) / (double) bs_bloom_total_bytes(capacity_bits));
-			failures += positives > bound || !met;
-			printf("| %g | %" PRIu64 " | %" PRIu64 " | %s | %.3g | %.3g | %" PRIu64 " | %.0f | %s |\n",
-				   fpr, n, bits, ratio, bs_fit_rate(words, bits, k),
-				   (double) positives / (double) probes, probes, bound,
-				   positives <= bound && met ? "yes" : "NO");
-			fflush(stdout);
-			free(words);
-		}
+			failures += !print_cell(rates[r], n);
 	return failures > 0;
 }

@@ -67,7 +67,7 @@ typedef enum bs_scheme
 	BS_SCHEME_PARTITION = 4,	/* k subarrays of prime m' = m / k bits */
 	BS_SCHEME_INDEPENDENT = 5,	/* k independently seeded hashes */
 	BS_SCHEME_BLOCKED = 6,		/* all k bits in one 512-bit block */
-	BS_SCHEME_FIT = 7,			/* self-sized: a + i b + (i^3 - i)/6 mod 2^j (bs_fit.h) */
+	BS_SCHEME_FIT = 7,			/* self-sized: halves of remix(a + j b) mod 2^j (bs_fit.h) */
 	BS_SCHEME_FIT_PARTIAL = 8	/* bloom_fit_agg's partial state (bs_fit_state.h) */
 } bs_scheme;
 /* The last scheme that capacity sizing (bloom_create, bloom_agg) offers. */

@@ -1,9 +1,10 @@
 /*
- * bs_fit.c — the fit scheme's positions, folding, tiling and sizing
- * (bs_fit.h).  The exact rate is in bs_fit_rate.c.
+ * bs_fit.c — the fit scheme's positions, folding, tiling, rate and sizing
+ * (bs_fit.h).
  */
 #include "bs_fit.h"
 #include "bs_error.h"
+#include "bs_scheme_sizing.h"
 
 #include <math.h>
 
@@ -31,38 +32,30 @@ bs_fit_ceiling(uint64_t max_bits)
 	return ceiling;
 }
 
-/*
- * x_i = a + i b + (i^3 - i) / 6 by differences: x_(i+1) - x_i = b + i (i + 1) / 2,
- * and that difference grows by i + 1 (Dillinger and Manolios' incremental form).
- */
-#define FIT_WALK(bits, hashes, h1, h2, BODY) \
-	do { \
-		uint64_t	mask_ = (bits) - 1; \
-		uint64_t	x_ = (h1); \
-		uint64_t	y_ = (h2) | 1; \
-		for (uint32_t i_ = 0; i_ < (hashes); i_++) \
-		{ \
-			uint64_t	position = x_ & mask_; \
-			BODY; \
-			x_ += y_; \
-			y_ += (uint64_t) i_ + 1; \
-		} \
-	} while (0)
+uint64_t
+bs_fit_min_bits(uint32_t hashes)
+{
+	uint64_t	bits = BS_FIT_MIN_BITS;
+
+	while (bits < hashes)
+		bits *= 2;
+	return bits;
+}
 
 void
 bs_fit_set(uint64_t *words, uint64_t bits, uint32_t hashes, uint64_t h1, uint64_t h2)
 {
-	FIT_WALK(bits, hashes, h1, h2,
-			 words[position >> 6] |= UINT64_C(1) << (position & 63));
+	BS_FIT_WALK(bits, hashes, h1, h2,
+				words[position >> 6] |= UINT64_C(1) << (position & 63));
 }
 
 bool
 bs_fit_test(const uint64_t *words, uint64_t bits, uint32_t hashes, uint64_t h1,
 			uint64_t h2)
 {
-	FIT_WALK(bits, hashes, h1, h2,
-			 if ((words[position >> 6] & (UINT64_C(1) << (position & 63))) == 0)
-			 return false);
+	BS_FIT_WALK(bits, hashes, h1, h2,
+				if ((words[position >> 6] & (UINT64_C(1) << (position & 63))) == 0)
+				return false);
 	return true;
 }
 
@@ -70,7 +63,16 @@ void
 bs_fit_positions(uint64_t bits, uint32_t hashes, uint64_t h1, uint64_t h2,
 				 uint64_t *positions)
 {
-	FIT_WALK(bits, hashes, h1, h2, positions[i_] = position);
+	BS_FIT_WALK(bits, hashes, h1, h2, positions[i_] = position);
+}
+
+/* A filter of at most 64 bits folded once: its one word's halves ORed. */
+static uint64_t
+fold_word(uint64_t word, uint64_t bits)
+{
+	uint64_t	half = bits / 2;
+
+	return (word | (word >> half)) & ((UINT64_C(1) << half) - 1);
 }
 
 void
@@ -78,6 +80,11 @@ bs_fit_fold(uint64_t *words, uint64_t bits)
 {
 	uint64_t	half = bits / 128;
 
+	if (bits <= 64)
+	{
+		words[0] = fold_word(words[0], bits);
+		return;
+	}
 	for (uint64_t i = 0; i < half; i++)
 		words[i] |= words[i + half];
 }
@@ -86,16 +93,22 @@ void
 bs_fit_tile_into(uint64_t *large, uint64_t large_bits, const uint64_t *small,
 				 uint64_t small_bits, bool intersect)
 {
-	uint64_t	small_words = small_bits / 64;
-	uint64_t	large_words = large_bits / 64;
+	uint64_t	small_words = (small_bits + 63) / 64;
+	uint64_t	large_words = (large_bits + 63) / 64;
+	uint64_t	repeated = small[0];
 
+	/* a filter under a word first fills its word (or the larger filter's) */
+	for (uint64_t width = small_bits; width < 64 && width < large_bits; width *= 2)
+		repeated |= repeated << width;
 	for (uint64_t i = 0; i < large_words; i += small_words)
 		for (uint64_t j = 0; j < small_words; j++)
 		{
+			uint64_t	word = small_bits < 64 ? repeated : small[j];
+
 			if (intersect)
-				large[i + j] &= small[j];
+				large[i + j] &= word;
 			else
-				large[i + j] |= small[j];
+				large[i + j] |= word;
 		}
 }
 
@@ -104,35 +117,23 @@ count_set(const uint64_t *words, uint64_t bits)
 {
 	uint64_t	total = 0;
 
-	for (uint64_t i = 0; i < bits / 64; i++)
+	for (uint64_t i = 0; i < (bits + 63) / 64; i++)
 		total += (uint64_t) __builtin_popcountll(words[i]);
 	return total;
 }
 
-/*
- * The rate from the fill, (set / m)^k, plus the share of non-members whose
- * pair (a mod m, b mod m) equals one of the n members' (2 n / m^2, a false
- * positive whatever the fill), times BS_FIT_TERM_FACTOR for the members
- * that cover part of a non-member; n is estimated from the fill.
- */
-static double
-rate_from_fill(uint64_t set, uint64_t bits, uint32_t hashes)
+double
+bs_fit_fill_rate(uint64_t set, uint64_t bits, uint32_t hashes)
 {
-	double		m = (double) bits;
-	double		fill = (double) set / m;
-	double		items = set >= bits ? m : -m / hashes * log1p(-fill);
-
-	return pow(fill, hashes) + BS_FIT_TERM_FACTOR * 2 * items / (m * m);
+	if (set >= bits)
+		return 1;
+	return pow((double) set / (double) bits, hashes);
 }
 
 double
 bs_fit_rate(const uint64_t *words, uint64_t bits, uint32_t hashes)
 {
-	double		exact = bs_fit_exact_rate(words, bits, hashes, BS_FIT_EXACT_WORK);
-
-	if (!isnan(exact))
-		return exact;
-	return rate_from_fill(count_set(words, bits), bits, hashes);
+	return bs_fit_fill_rate(count_set(words, bits), bits, hashes);
 }
 
 double
@@ -149,35 +150,32 @@ bs_fit_combine_words(uint64_t *result, uint64_t bits, const bs_bloom *a,
 	bs_fit_tile_into(result, bits, b->words, b->bits, intersect);
 }
 
-/* The rate of the filter folded once, without changing it. */
-static double
-folded_rate(const uint64_t *words, uint64_t bits, uint32_t hashes)
+/* The set bits of the filter folded once, without changing it. */
+static uint64_t
+folded_set(const uint64_t *words, uint64_t bits)
 {
 	uint64_t	half = bits / 128;
 	uint64_t	set = 0;
 
-	if (bits / 2 <= BS_FIT_EXACT_MAX_BITS)
-	{
-		uint64_t	folded[BS_FIT_EXACT_MAX_BITS / 64];
-
-		for (uint64_t i = 0; i < half; i++)
-			folded[i] = words[i] | words[half + i];
-		return bs_fit_rate(folded, bits / 2, hashes);
-	}
+	if (bits <= 64)
+		return (uint64_t) __builtin_popcountll(fold_word(words[0], bits));
 	for (uint64_t i = 0; i < half; i++)
 		set += (uint64_t) __builtin_popcountll(words[i] | words[half + i]);
-	return rate_from_fill(set, bits / 2, hashes);
+	return set;
 }
 
 uint64_t
 bs_fit_fold_to_rate(uint64_t *words, uint64_t bits, uint32_t hashes, double fpr,
 					bool *met)
 {
+	uint64_t	smallest = bs_fit_min_bits(hashes);
+
 	*met = bs_fit_rate(words, bits, hashes) <= fpr;
 	if (!*met)
 		return bits;
 	/* the rate only grows as the filter folds (docs/fit.md): stop at the first miss */
-	while (bits > BS_FIT_MIN_BITS && folded_rate(words, bits, hashes) <= fpr)
+	while (bits > smallest &&
+		   bs_fit_fill_rate(folded_set(words, bits), bits / 2, hashes) <= fpr)
 	{
 		/* a pass reads the whole array: up to 512 MB at the largest ceiling */
 		bs_poll_interrupts();
@@ -193,9 +191,29 @@ bs_fit_start_bits(uint64_t n, uint32_t hashes, double fpr, uint64_t ceiling)
 	/* standard model: (1 - e^(-k n / m))^k = fpr  =>  m = -k n / ln(1 - fpr^(1/k)) */
 	double		per_item = -(double) hashes / log1p(-pow(fpr, 1.0 / hashes));
 	double		wanted = 2 * per_item * (double) n;
-	uint64_t	bits = BS_FIT_MIN_BITS;
+	uint64_t	bits = bs_fit_min_bits(hashes);
 
 	while (bits < ceiling && (double) bits < wanted)
 		bits *= 2;
 	return bits;
+}
+
+double
+bs_fit_reference_bits(uint64_t n, double fpr)
+{
+	static const uint8_t schemes[] = {BS_SCHEME_DOUBLE, BS_SCHEME_DOUBLE_SQUARE,
+		BS_SCHEME_DOUBLE_CUBE, BS_SCHEME_PARTITION, BS_SCHEME_INDEPENDENT, BS_SCHEME_BLOCKED};
+	double		best = INFINITY;
+
+	for (size_t s = 0; s < sizeof(schemes); s++)
+	{
+		uint64_t	bits;
+		uint32_t	hashes;
+		bs_error	err;
+
+		if (bs_bloom_size_scheme(schemes[s], (int64_t) n, fpr, &bits, &hashes, &err) == BS_OK &&
+			(double) bits < best)
+			best = (double) bits;
+	}
+	return best;
 }

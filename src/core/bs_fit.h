@@ -3,25 +3,28 @@
  * folding and tiling between its sizes, its own false-positive rate, and
  * the choice of size from a whole group.
  *
- * The fit scheme is enhanced double hashing (Dillinger and Manolios) on a
- * power-of-two m:
+ * The fit scheme draws each position from a strong mix of the 128-bit
+ * hash, as many positions as k, two per mixed word, on a power-of-two m:
  *
  *     a = h1,  b = h2 | 1                     (64-bit halves of XXH3-128)
- *     x_i = a + i b + (i^3 - i) / 6   mod 2^64,   i = 0 .. k-1
- *     position_i = x_i & (m - 1)
+ *     w_j = remix(a + j b)                    (splitmix64's finaliser, bs_probe.h)
+ *     X_(2j) = w_j mod 2^32,   X_(2j+1) = w_j >> 32
+ *     position_i = X_i & (m - 1),             i = 0 .. k-1
  *
- * x_i does not depend on m, so a value's positions at m / 2 are its
+ * X_i does not depend on m, so a value's positions at m / 2 are its
  * positions at m with the top bit dropped: the filter of a set at m / 2 is
  * the OR of the two halves of its filter at m (folding), exactly, and a
  * filter at m copied twice side by side (tiling) holds every member of it
  * at 2 m.  Those two operations let a filter be built once and sized
  * afterwards, and filters of different sizes be combined.
  *
- * KM 2008 (section 5.2, equation (1)) require the probe offsets to avoid
- * short cycles: b odd makes i b run through all residues mod 2^j, and the
- * cubic term breaks the linear progressions that make plain double
- * hashing on a power of two overshoot its rate at small n (section 6's
- * Theta(1/n) term); bs_fit_rate counts that term exactly on small filters.
+ * The mix makes the k positions of a value independent uniform draws in
+ * the standard model (b odd keeps the inputs a + j b distinct), so the
+ * rate of a given filter with s of its m bits set is (s / m)^k, with no
+ * Theta(1/n) term: double hashing's k positions come from two numbers mod
+ * m, m^2 / 2 sequences in all (KM 2008, section 6), which forced strict
+ * rates to large m; here a non-member shares all its positions with a
+ * member's only by chance of the fill.
  */
 #ifndef BS_FIT_H
 #define BS_FIT_H
@@ -31,9 +34,10 @@
 #include <stdint.h>
 
 #include "bs_bloom.h"
+#include "bs_probe.h"
 
-/* The smallest fit filter: one 64-bit word. */
-#define BS_FIT_MIN_BITS UINT64_C(64)
+/* The smallest fit filter: 8 bits (stored in one word, the rest zero). */
+#define BS_FIT_MIN_BITS UINT64_C(8)
 /* The largest: the largest power of two within BS_BLOOM_MAX_BITS (512 MB). */
 #define BS_FIT_MAX_BITS (UINT64_C(1) << 32)
 /* The smallest ceiling bloom_fit_agg accepts (its hash list holds 8 hashes). */
@@ -62,6 +66,35 @@ uint32_t	bs_fit_hashes(double fpr);
 /* The largest power of two not above max_bits, within the fit limits; 0 if below BS_FIT_MIN_CEILING. */
 uint64_t	bs_fit_ceiling(uint64_t max_bits);
 
+/* The smallest size a fit filter of k hashes may have: a power of two >= BS_FIT_MIN_BITS and >= k. */
+uint64_t	bs_fit_min_bits(uint32_t hashes);
+
+/*
+ * Run BODY for each of the k positions of the pair (h1, h2) in m bits, with
+ * `position` and the probe's index `i_` in scope (the rule: this file's
+ * header comment).
+ */
+#define BS_FIT_WALK(bits, hashes, h1, h2, BODY) \
+	do { \
+		uint64_t	mask_ = (bits) - 1; \
+		uint64_t	input_ = (h1); \
+		uint64_t	step_ = (h2) | 1; \
+		uint64_t	word_ = 0; \
+		for (uint32_t i_ = 0; i_ < (hashes); i_++) \
+		{ \
+			uint64_t	position; \
+			if ((i_ & 1) == 0) \
+			{ \
+				word_ = bs_block_remix(input_); \
+				input_ += step_; \
+				position = word_ & mask_; \
+			} \
+			else \
+				position = (word_ >> 32) & mask_; \
+			BODY; \
+		} \
+	} while (0)
+
 /* Set (or test) the k positions of the hash pair (h1, h2) in m bits. */
 void		bs_fit_set(uint64_t *words, uint64_t bits, uint32_t hashes, uint64_t h1,
 					   uint64_t h2);
@@ -80,18 +113,12 @@ static inline void
 bs_fit_prefetch(const uint64_t *words, uint64_t bits, uint32_t hashes, uint64_t h1,
 				uint64_t h2)
 {
-	uint64_t	x = h1;
-	uint64_t	y = h2 | 1;
+	uint32_t	first = hashes < 16 ? hashes : 16;
 
-	for (uint32_t i = 0; i < hashes && i < 16; i++)
-	{
-		__builtin_prefetch(&words[(x & (bits - 1)) >> 6], 1, 3);
-		x += y;
-		y += (uint64_t) i + 1;
-	}
+	BS_FIT_WALK(bits, first, h1, h2, __builtin_prefetch(&words[position >> 6], 1, 3));
 }
 
-/* Fold m bits (m >= 128) in place onto their lower half: word i |= word i + m/128. */
+/* Fold m bits (m >= 16) in place onto their lower half: bit p |= bit p + m/2. */
 void		bs_fit_fold(uint64_t *words, uint64_t bits);
 
 /* OR (or AND) the filter of small_bits, repeated, into that of large_bits. */
@@ -99,28 +126,14 @@ void		bs_fit_tile_into(uint64_t *large, uint64_t large_bits, const uint64_t *sma
 							 uint64_t small_bits, bool intersect);
 
 /*
- * The false-positive rate of this filter: the share of hash pairs whose k
- * positions are all set.  Counted exactly over every (a mod m, odd b mod
- * m) where that takes at most BS_FIT_EXACT_WORK word operations (m up to
- * 2048 at k = 7, about 0.3 ms); above, the rate from the fill, (set / m)^k, plus
- * Kirsch and Mitzenmacher's term as below.
+ * The false-positive rate of a fit filter of m bits and k hashes with s of
+ * them set: (s / m)^k, the chance that k independent uniform positions
+ * are all set (exact in the model of the header comment; 1 when full).
  */
+double		bs_fit_fill_rate(uint64_t set, uint64_t bits, uint32_t hashes);
+
+/* The rate of this filter's bits (bs_fit_fill_rate of its set bits). */
 double		bs_fit_rate(const uint64_t *words, uint64_t bits, uint32_t hashes);
-
-/* The exact count alone (for tests and the rate study): NAN above max_work. */
-double		bs_fit_exact_rate(const uint64_t *words, uint64_t bits, uint32_t hashes,
-							  double max_work);
-
-#define BS_FIT_EXACT_WORK 5e5
-/* The largest m the exact count can reach within that work (at k = 1). */
-#define BS_FIT_EXACT_MAX_BITS 16384
-/*
- * Above the exact count, the rate is the fill's plus BS_FIT_TERM_FACTOR
- * times 2 n / m^2, the chance that a non-member's pair coincides with a
- * member's: the exact count exceeds the fill's rate by 0.8 to 1.26 times
- * that term at m = 512 .. 16384 and rates 0.01 to 10^-6 (docs/fit.md).
- */
-#define BS_FIT_TERM_FACTOR 1.5
 
 /* A fit filter's rate (bloom_fpr): bs_fit_rate of its bits. */
 double		bs_fit_filter_rate(const bs_bloom *filter);
@@ -136,8 +149,9 @@ void		bs_fit_combine_words(uint64_t *result, uint64_t bits, const bs_bloom *a,
 /*
  * The size of a group's filter, from its bits at `bits` (a power of two):
  * folds words in place down the ladder while the folded filter's rate
- * (bs_fit_rate) stays within fpr, and returns the size reached.  *met is
- * false when not even the filter at `bits` meets fpr (it is then kept).
+ * (bs_fit_rate) stays within fpr, and returns the size reached, never
+ * below bs_fit_min_bits(k).  *met is false when not even the filter at
+ * `bits` meets fpr (it is then kept).
  */
 uint64_t	bs_fit_fold_to_rate(uint64_t *words, uint64_t bits, uint32_t hashes,
 								double fpr, bool *met);
@@ -145,8 +159,15 @@ uint64_t	bs_fit_fold_to_rate(uint64_t *words, uint64_t bits, uint32_t hashes,
 /*
  * The size to build a group of n distinct hashes at before folding: a
  * power of two at least twice the standard model's size for n at fpr
- * with k hashes, within [BS_FIT_MIN_BITS, ceiling].
+ * with k hashes, within [bs_fit_min_bits(k), ceiling].
  */
 uint64_t	bs_fit_start_bits(uint64_t n, uint32_t hashes, double fpr, uint64_t ceiling);
+
+/*
+ * The smallest filter of any capacity-sized scheme (bloom_create's sizings,
+ * bs_bloom_size_scheme) for n values at fpr, in bits: what a fit filter's
+ * size is measured against (docs/fit.md); infinite if none fits.
+ */
+double		bs_fit_reference_bits(uint64_t n, double fpr);
 
 #endif							/* BS_FIT_H */

@@ -1,8 +1,8 @@
 /*
  * bs_word_window.h — the AND of a bit array with a window of another that
- * starts at any bit offset: the step of the exact rate counts
- * (bs_km_filter_rate.c, bs_fit_rate.c), which AND a filter with its own
- * rotations laid out twice in a row.
+ * starts at any bit offset: the step of the exact rate count
+ * (bs_km_filter_rate.c), which ANDs a filter with its own rotations laid
+ * out twice in a row.
  */
 #ifndef BS_WORD_WINDOW_H
 #define BS_WORD_WINDOW_H

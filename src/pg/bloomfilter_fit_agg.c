@@ -317,7 +317,7 @@ fit_result(const bs_bloom *head, double fpr, uint64 ceiling, const uint64 *pairs
 	{
 		for (bits = bs_fit_start_bits(count, hashes, fpr, ceiling);; bits *= 2)
 		{
-			work = palloc0(bits / 8);
+			work = palloc0(8 * bs_bloom_word_count(bits));
 			bs_fit_set_pairs(work, bits, hashes, pairs, count);
 			chosen = bs_fit_fold_to_rate(work, bits, hashes, fpr, &met);
 			if (met || bits >= ceiling)
@@ -326,7 +326,7 @@ fit_result(const bs_bloom *head, double fpr, uint64 ceiling, const uint64 *pairs
 		}
 	}
 	result = bs_bloom_alloc(CurrentMemoryContext, BS_SCHEME_FIT, chosen, hashes, head->seed);
-	memcpy(result->words, work, chosen / 8);
+	memcpy(result->words, work, 8 * bs_bloom_word_count(chosen));
 	pfree(work);
 	result->version = head->version;
 	result->family = head->family;

@@ -358,13 +358,17 @@ def remix(x):
 
 
 def fit_positions(h1, h2, m, k):
-    """The fit scheme (docs/format.md section 4): enhanced double hashing on a
-    power-of-two m, x_i = h1 + i (h2 | 1) + (i^3 - i) / 6 mod 2^64."""
-    out, x, y = [], h1, h2 | 1
+    """The fit scheme (docs/format.md section 4): position i is half i % 2
+    (low 32 bits, then high) of remix(h1 + (i // 2) (h2 | 1)), masked to the
+    power-of-two m."""
+    out, x, b = [], h1, h2 | 1
     for i in range(k):
-        out.append(x & (m - 1))
-        x = (x + y) & M64
-        y = (y + i + 1) & M64
+        if i % 2 == 0:
+            word = remix(x)
+            x = (x + b) & M64
+            out.append(word & 0xFFFFFFFF & (m - 1))
+        else:
+            out.append((word >> 32) & (m - 1))
     return out
 
 

@@ -2,8 +2,8 @@
 4 and 5 and docs/fit.md: the partial state of scheme fit_partial (its two
 forms, read, written and checked), and the final filter of scheme fit,
 rebuilt from a group's values as the aggregate sizes it: the smallest power
-of two at which the filter's own false-positive rate is within the rate asked
-for, counted exactly on small filters and from the fill above.  Python 3
+of two at which the filter's own false-positive rate, (set / m)^k, is within
+the rate asked for.  Python 3
 standard library only; the floating-point steps are those of the C code, in
 the same order, so that the same libm gives the same sizes.
 """
@@ -14,17 +14,11 @@ import struct
 from bloomsketch_reader import BloomFilter, M64, canonical, fit_positions
 from xxh3 import xxh3_128
 
-MIN_BITS = 64
+MIN_BITS = 8
 MAX_BITS = 1 << 32
 MIN_CEILING = 1024
 DEFAULT_CEILING = 1 << 27
 MAX_HASHES = 1024
-# the exact count is used while (m / 2) k (m / 64) word operations stay
-# within EXACT_WORK, and m within EXACT_MAX_BITS
-EXACT_WORK = 5e5
-EXACT_MAX_BITS = 16384
-# the weight of Kirsch and Mitzenmacher's 2 n / m^2 above the exact count
-TERM_FACTOR = 1.5
 # payload words before the hashes or bits: the rate and the ceiling
 PREFIX_WORDS = 2
 
@@ -49,35 +43,23 @@ def _popcount(x):
     return bin(x).count("1")
 
 
-def exact_rate(bits, m, k):
-    """The share of the pairs (a mod m, odd b mod m) whose k positions are all
-    set in the m-bit integer `bits`, or None when the count is too costly."""
-    if m > EXACT_MAX_BITS or m < MIN_BITS or m / 2 * k * (m // 64) > EXACT_WORK:
-        return None
-    full = (1 << m) - 1
-    total = 0
-    for b in range(1, m, 2):
-        acc, offset, growth = bits, 0, b
-        for i in range(1, k):
-            offset = (offset + growth) & (m - 1)
-            growth += i
-            # bit a of the rotation is bit (a + offset) mod m of the filter
-            acc &= ((bits >> offset) | (bits << (m - offset))) & full
-        total += _popcount(acc)
-    return float(total) / (float(m) * float(m // 2))
-
-
 def fill_rate(set_bits, m, k):
-    """(set / m)^k plus TERM_FACTOR times 2 n / m^2, n estimated from the fill."""
-    mf = float(m)
-    fill = set_bits / mf
-    items = mf if set_bits >= m else -mf / k * math.log1p(-fill)
-    return math.pow(fill, k) + TERM_FACTOR * 2 * items / (mf * mf)
+    """(set / m)^k: 1 when every bit is set."""
+    if set_bits >= m:
+        return 1.0
+    return math.pow(set_bits / float(m), k)
 
 
 def fit_rate(bits, m, k):
-    rate = exact_rate(bits, m, k)
-    return fill_rate(_popcount(bits), m, k) if rate is None else rate
+    return fill_rate(_popcount(bits), m, k)
+
+
+def min_bits(k):
+    """The smallest fit size for k: a power of two, at least MIN_BITS and k."""
+    bits = MIN_BITS
+    while bits < k:
+        bits *= 2
+    return bits
 
 
 def fold(bits, m):
@@ -90,7 +72,7 @@ def fold_to_rate(bits, m, k, fpr):
     """Fold while the folded filter meets fpr: (bits, m, met at the start)."""
     if not fit_rate(bits, m, k) <= fpr:
         return bits, m, False
-    while m > MIN_BITS:
+    while m > min_bits(k):
         folded = fold(bits, m)
         if not fit_rate(folded, m // 2, k) <= fpr:
             break
@@ -102,7 +84,7 @@ def start_bits(n, k, fpr, ceiling):
     """A power of two at least twice the standard model's size for n."""
     per_item = -float(k) / math.log1p(-math.pow(fpr, 1.0 / k))
     wanted = 2 * per_item * float(n)
-    bits = MIN_BITS
+    bits = min_bits(k)
     while bits < ceiling and bits < wanted:
         bits *= 2
     return bits
@@ -117,7 +99,8 @@ def set_pairs(pairs, m, k):
 
 
 def _bits_bytes(bits, m):
-    return bits.to_bytes(m // 8, "little")
+    """The bit array in whole 64-bit words (bits m and above zero)."""
+    return bits.to_bytes(8 * ((m + 63) // 64), "little")
 
 
 class FitState:

@@ -122,7 +122,8 @@ SHAPES = [
     ("blocked", 4096, 20, 9),         # k > 7: the chunks of remixed words
     ("blocked", 1024, 64, 5),
     ("fit", 1024, 7, 0),
-    ("fit", 64, 10, 5),               # k > 8: the cubic term wraps the small m often
+    ("fit", 64, 10, 5),               # k > 8: five remixed words
+    ("fit", 16, 7, 0),                # a fit filter under a word
 ]
 # shapes at the largest sizes, for the integers only (the server cannot hold them)
 BIG_SHAPES = [
@@ -154,10 +155,11 @@ FILTERS = [
 ]
 
 # bloom_fit_agg: name, fpr, max_bits, values (fit_reader.fit_values); the
-# sets take every path of the final function: the exact rate (m <= 2048 at
-# k = 7), the fill's rate above, a state of the bits form (more than
-# max_bits / 256 distinct values), a group over its ceiling, k from 3 to 20
+# sets take every path of the final function: filters under a word (one
+# value), a state of the bits form (more than max_bits / 256 distinct
+# values), a group over its ceiling, k from 3 to 20
 FIT_FILTERS = [
+    ("one_integer", 0.01, 1 << 27, "int8 1..1"),
     ("ten_integers", 0.01, 1 << 27, "int8 1..10"),
     ("text_spellings", 0.01, 1 << 27, "ids text_alice,varchar_alice,literal_alice,text_utf8,"
      "text_empty,text_300,bpchar_ab,name_pg_class"),

@@ -155,16 +155,17 @@ fit_state_exercise(const bs_bloom *state)
 		words = malloc(ceiling / 8);
 		memcpy(words, payload, ceiling / 8);
 		bits = bs_fit_fold_to_rate(words, ceiling, k, fpr, &met);
+		/* bit p at the ceiling is bit p mod m of the folded filter */
 		for (uint64_t p = 0; p < ceiling; p++)
 			if ((payload[p / 64] >> (p % 64)) & 1)
-				FUZZ_CHECK((words[(p & (bits - 1)) / 64] >> (p % 64)) & 1);
+				FUZZ_CHECK((words[(p & (bits - 1)) / 64] >> ((p & (bits - 1)) % 64)) & 1);
 	}
 	else
 	{
 		uint64_t	count = bs_fit_state_count(state);
 
 		bits = bs_fit_start_bits(count, k, fpr, ceiling);
-		words = calloc(bits / 64, sizeof(uint64_t));
+		words = calloc(bs_bloom_word_count(bits), sizeof(uint64_t));
 		bs_fit_set_pairs(words, bits, k, payload, count);
 		bits = bs_fit_fold_to_rate(words, bits, k, fpr, &met);
 		for (uint64_t i = 0; i < count; i++)
