@@ -78,8 +78,9 @@ bs_fit_fold(uint64_t *words, uint64_t bits)
 {
 	uint64_t	half = bits / 128;
 
-	for (uint64_t i = 0; i < half; i++)
-		words[i] |= words[i + half];
+	for (uint64_t i = 0; i < half;)
+		for (uint64_t end = bs_poll_stretch(i, half); i < end; i++)
+			words[i] |= words[i + half];
 }
 
 void
@@ -92,6 +93,7 @@ bs_fit_tile_into(uint64_t *large, uint64_t large_bits, const uint64_t *small,
 	for (uint64_t i = 0; i < large_words; i += small_words)
 		for (uint64_t j = 0; j < small_words; j++)
 		{
+			bs_poll_at(i + j);
 			if (intersect)
 				large[i + j] &= small[j];
 			else
@@ -104,8 +106,9 @@ count_set(const uint64_t *words, uint64_t bits)
 {
 	uint64_t	total = 0;
 
-	for (uint64_t i = 0; i < bits / 64; i++)
-		total += (uint64_t) __builtin_popcountll(words[i]);
+	for (uint64_t i = 0; i < bits / 64;)
+		for (uint64_t end = bs_poll_stretch(i, bits / 64); i < end; i++)
+			total += (uint64_t) __builtin_popcountll(words[i]);
 	return total;
 }
 
@@ -164,8 +167,9 @@ folded_rate(const uint64_t *words, uint64_t bits, uint32_t hashes)
 			folded[i] = words[i] | words[half + i];
 		return bs_fit_rate(folded, bits / 2, hashes);
 	}
-	for (uint64_t i = 0; i < half; i++)
-		set += (uint64_t) __builtin_popcountll(words[i] | words[half + i]);
+	for (uint64_t i = 0; i < half;)
+		for (uint64_t end = bs_poll_stretch(i, half); i < end; i++)
+			set += (uint64_t) __builtin_popcountll(words[i] | words[half + i]);
 	return rate_from_fill(set, bits / 2, hashes);
 }
 

@@ -174,13 +174,17 @@ bs_fit_add_state(FitExpanded *state, const bs_bloom *flat)
 		uint64		count = bs_fit_state_count(flat);
 
 		for (uint64 i = 0; i < count; i++)
+		{
+			bs_poll_at(i);
 			bs_fit_add_pair(state, payload[2 * i], payload[2 * i + 1]);
+		}
 		return;
 	}
 	if (state->bits == NULL)
 		switch_to_bits(state);
-	for (uint64 i = 0; i < state->ceiling / 64; i++)
-		state->bits[i] |= payload[i];
+	for (uint64 i = 0; i < state->ceiling / 64;)
+		for (uint64 end = bs_poll_stretch(i, state->ceiling / 64); i < end; i++)
+			state->bits[i] |= payload[i];
 }
 
 FitExpanded *
