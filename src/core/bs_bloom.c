@@ -345,8 +345,6 @@ bs_bloom_size_textbook(int64_t capacity, double fpr, uint64_t *bits,
 
 	if (bs_check_capacity(capacity, err) != BS_OK || bs_check_fpr(fpr, err) != BS_OK)
 		return err ? err->status : BS_ERR_PARAM;
-	if (bs_check_space_bound(err, NULL, capacity, fpr, max_prime) != BS_OK)
-		return BS_ERR_TOO_LARGE;
 
 	raw = textbook_bits((double) capacity, fpr);
 	if (raw > (double) max_prime)
