@@ -62,11 +62,16 @@ SELECT bloom_create(10, 'Infinity');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 
 -- Larger than the largest filter (750 MB of bits, so that the text form
--- stays under PostgreSQL's 1 GB value limit): 54000, naming the largest
--- capacity that fits at that rate.
+-- stays under PostgreSQL's 1 GB value limit): 54000.  Past the space lower
+-- bound (n log2(1/fpr) bits more than the largest filter) it is refused at
+-- once, naming the most items that bound allows ...
 SELECT bloom_create(9223372036854775807, 0.01);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT bloom_create(1000000000, 0.0001);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- ... and within it, after the sizing search, naming the largest capacity
+-- that fits at that rate.
+SELECT bloom_create(400000000, 0.0001);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 -- The capacity the message names fits, and one more does not.
 SELECT (bloom_info(bloom_create(312940809, 0.0001))).bits AS largest_bits;

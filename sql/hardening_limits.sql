@@ -20,7 +20,9 @@
 -- (22P02); negative and zero sizes are invalid parameters (22023).
 --
 -- (b) Cancellation: long operations poll for interrupts, so
--- statement_timeout and pg_cancel_backend end them promptly (57014).
+-- statement_timeout and pg_cancel_backend end them (57014).  How soon is
+-- measured in bench/cancel_latency.sh, and that every long loop polls is
+-- checked by test/test_core_interrupts.c, not here.
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS bloomsketch;
 RESET client_min_messages;
@@ -37,17 +39,15 @@ SELECT bits, hashes, bytes FROM bloom_info(bloom_create(604961402, 0.01, 0, 'blo
 SELECT bloom_create(604961403, 0.01, 0, 'blocked');
 
 -- The largest capacity with the smallest rate, in every scheme: 54000.  No
--- filter can hold that many items, so the answer must also come soon: the
--- schemes other than blocked refuse in about 1 s together (their sizing
--- searches), and 10 s would mean a search that does not see it is hopeless.
-SELECT clock_timestamp() AS t0 \gset
+-- filter can hold that many items: n log2(1/fpr) bits, the space lower
+-- bound, is past the largest filter, so it is refused before any sizing
+-- search (test/test_core_interrupts.c shows that no search runs).
 SELECT bloom_create(9223372036854775807, 1e-300, 0, 'double');
 SELECT bloom_create(9223372036854775807, 1e-300, 0, 'double_square');
 SELECT bloom_create(9223372036854775807, 1e-300, 0, 'double_cube');
 SELECT bloom_create(9223372036854775807, 1e-300, 0, 'partition');
 SELECT bloom_create(9223372036854775807, 1e-300, 0, 'independent');
 SELECT bloom_create(9223372036854775807, 1e-300, 0, 'blocked');
-SELECT clock_timestamp() - :'t0'::timestamptz < interval '10 s' AS refused_promptly;
 SELECT bloom_create(9223372036854775807);
 SELECT bloom_create(1000000000, 0.01);
 SELECT bloom_create(1000000000, 0.0001, 0, 'blocked');
@@ -213,81 +213,44 @@ SELECT bloom_fpr_exact(1000000, 10000, 65536);   -- too long a computation: refu
 -- ---------------------------------------------------------------------------
 -- (b) Cancellation
 -- ---------------------------------------------------------------------------
--- Each statement below would run for minutes to hours (or, for the single
--- calls, the seconds noted) if the loops inside did not poll for interrupts.
--- With a 300 ms statement_timeout each must fail with 57014 and return
--- within 5 s of its start: generous on a loaded 2-core machine (the cancel
--- itself takes milliseconds once noticed), and, except for the single
--- analysis call, below what the statement would take if the loop it cancels
--- did not poll, so that such a loop fails the check "prompt".
+-- Each statement below would run for hours or more if it completed; with a
+-- 300 ms statement_timeout each fails with 57014 instead.  Nothing here
+-- depends on speed: no statement can finish before the timeout on any
+-- plausible machine (bench/cancel_latency.sh measures how soon they end).
 SET statement_timeout = '300ms';
 
--- bloom_agg over 10^9 rows, streamed from a set-returning function in the
+-- bloom_agg over 10^12 rows, streamed from a set-returning function in the
 -- target list (in FROM, generate_series would first be materialized and the
--- timeout would fire there, never reaching bloom_agg).  Uninterrupted: about
--- 10 minutes (5.5 s per 10^7 rows here).
-SELECT clock_timestamp() AS t0 \gset
-SELECT bloom_info(bloom_agg(i, 100000000, 0.01)) FROM (SELECT generate_series(1, 1000000000) AS i) s;
-SELECT clock_timestamp() - :'t0'::timestamptz < interval '5 s' AS prompt;
+-- timeout would fire there, never reaching bloom_agg).
+SELECT bloom_info(bloom_agg(i, 100000000, 0.01)) FROM (SELECT generate_series(1, 1000000000000) AS i) s;
 
--- bloom_union_agg and bloom_intersect_agg over 10^6 generated 12 MB filters
--- (about 5 ms a row: more than an hour uninterrupted).
-SELECT clock_timestamp() AS t0 \gset
+-- bloom_fit_agg over 10^12 rows at the largest ceiling (2^32 bits): its
+-- hash list is sorted and merged, then turned into bits, long before the end.
+SELECT bloom_info(bloom_fit_agg(i, 0.01, 4294967296)) FROM (SELECT generate_series(1, 1000000000000) AS i) s;
+
+-- bloom_union_agg and bloom_intersect_agg over 10^9 generated 12 MB filters.
 SELECT bloom_info(bloom_union_agg(bloom_add(bloom_create(10000000, 0.01), i)))
-FROM (SELECT generate_series(1, 1000000) AS i) s;
-SELECT clock_timestamp() - :'t0'::timestamptz < interval '5 s' AS prompt;
-SELECT clock_timestamp() AS t0 \gset
+FROM (SELECT generate_series(1, 1000000000) AS i) s;
 SELECT bloom_info(bloom_intersect_agg(bloom_add(bloom_create(10000000, 0.01, 0, 'blocked'), i)))
-FROM (SELECT generate_series(1, 1000000) AS i) s;
-SELECT clock_timestamp() - :'t0'::timestamptz < interval '5 s' AS prompt;
+FROM (SELECT generate_series(1, 1000000000) AS i) s;
 
--- The exact analysis: its heaviest single call, which computes for about
--- 2.5 s before it finds the computation too long (54000; 13 s in earlier
--- versions), 1001 calls of about 0.5 s each that complete, and 10^6 calls of
--- a few milliseconds each.
-SELECT clock_timestamp() AS t0 \gset
-SELECT bloom_fpr_exact(1000000, 1000000, 36000);
-SELECT clock_timestamp() - :'t0'::timestamptz < interval '5 s' AS prompt;
-SELECT clock_timestamp() AS t0 \gset
-SELECT count(bloom_fpr_exact(1000000, 10000, k)) FROM (SELECT generate_series(16000, 17000) AS k) s;
-SELECT clock_timestamp() - :'t0'::timestamptz < interval '5 s' AS prompt;
-SELECT clock_timestamp() AS t0 \gset
+-- The exact analysis: 10^6 calls of about 0.5 s each, and 10^9 calls of a
+-- few milliseconds each.
+SELECT count(bloom_fpr_exact(m, 10000, 16000)) FROM (SELECT generate_series(1000000, 1999999) AS m) s;
 SELECT count(bloom_fpr_exact(m, 1000000000, 1000))
-FROM (SELECT generate_series(8589934592, 8589934592 + 999999) AS m) s;
-SELECT clock_timestamp() - :'t0'::timestamptz < interval '5 s' AS prompt;
+FROM (SELECT generate_series(8589934592, 8589934592 + 999999999) AS m) s;
 
--- cms_agg over 10^9 rows into a 52 MB sketch (epsilon = 10^-5; about 10
--- minutes uninterrupted), and cms_merge_agg over 10^6 generated 52 MB
--- sketches (about 0.1 s a row: a day).
-SELECT clock_timestamp() AS t0 \gset
-SELECT cms_info(cms_agg(i, 0.00001, 0.001)) FROM (SELECT generate_series(1, 1000000000) AS i) s;
-SELECT clock_timestamp() - :'t0'::timestamptz < interval '5 s' AS prompt;
-SELECT clock_timestamp() AS t0 \gset
+-- cms_agg over 10^12 rows into a 52 MB sketch (epsilon = 10^-5),
+-- cms_merge_agg over 10^9 generated 52 MB sketches, and topk_agg over
+-- 10^12 rows.
+SELECT cms_info(cms_agg(i, 0.00001, 0.001)) FROM (SELECT generate_series(1, 1000000000000) AS i) s;
 SELECT cms_info(cms_merge_agg(cms_add(cms_create(0.00001, 0.001), i)))
-FROM (SELECT generate_series(1, 1000000) AS i) s;
-SELECT clock_timestamp() - :'t0'::timestamptz < interval '5 s' AS prompt;
+FROM (SELECT generate_series(1, 1000000000) AS i) s;
+SELECT topk_info(topk_agg(i, 1000)) FROM (SELECT generate_series(1, 1000000000000) AS i) s;
 
--- The text form of a 683 MB filter (911 MB of base64; about 8 s
--- uninterrupted) and of a 750 MB sketch (10^9 characters; about 6 s).  The
--- value itself is built while the statement is planned, by one allocation
--- that no interrupt stops (up to a second here), so that time is measured
--- first, without a timeout, and the check allows it plus 3 s.
-RESET statement_timeout;
-SELECT clock_timestamp() AS t0 \gset
-SELECT bloom_create(570000000, 0.01) IS NOT NULL AS built;
-SELECT clock_timestamp() - :'t0'::timestamptz AS build_time \gset
-SET statement_timeout = '300ms';
-SELECT clock_timestamp() AS t0 \gset
-SELECT length(bloom_create(570000000, 0.01)::text);
-SELECT clock_timestamp() - :'t0'::timestamptz < interval '300 ms' + :'build_time'::interval + interval '3 s' AS prompt;
-RESET statement_timeout;
-SELECT clock_timestamp() AS t0 \gset
-SELECT cms_create_dims(93749987, 1) IS NOT NULL AS built;
-SELECT clock_timestamp() - :'t0'::timestamptz AS build_time \gset
-SET statement_timeout = '300ms';
-SELECT clock_timestamp() AS t0 \gset
-SELECT length(cms_create_dims(93749987, 1)::text);
-SELECT clock_timestamp() - :'t0'::timestamptz < interval '300 ms' + :'build_time'::interval + interval '3 s' AS prompt;
+-- The text form of a 683 MB filter and of a 750 MB sketch, 10^6 times.
+SELECT sum(length(bloom_create(570000000, 0.01)::text)) FROM generate_series(1, 1000000);
+SELECT sum(length(cms_create_dims(93749987, 1)::text)) FROM generate_series(1, 1000000);
 
 RESET statement_timeout;
 -- The backend is fine afterwards.

@@ -73,6 +73,7 @@ main(void)
 	test_error();
 	test_primes();
 	test_base64();
+	test_interrupts();
 	test_probing();
 	test_add_and_test();
 	test_sizing();

@@ -66,4 +66,7 @@ void		test_block_simd(void);
 void		test_batch(void);
 void		test_schemes(void);
 
+/* test_core_interrupts.c: every long loop polls; hopeless sizings refused at once */
+void		test_interrupts(void);
+
 #endif							/* BS_TEST_CORE_H */

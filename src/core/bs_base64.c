@@ -26,7 +26,7 @@ symbol_value(unsigned char c)
 }
 
 /* Input bytes between two polls for interrupts (a multiple of 3). */
-#define POLL_BYTES (3 << 20)
+#define POLL_BYTES (3 * BS_POLL_STRIDE)
 
 void
 bs_base64_encode(const uint8_t *in, size_t n, char *out)

@@ -168,16 +168,18 @@ attribute static uint64_t \
 count_words_##suffix(const uint64_t *words, uint64_t count) \
 { \
 	uint64_t	total = 0; \
-	for (uint64_t i = 0; i < count; i++) \
-		total += (uint64_t) __builtin_popcountll(words[i]); \
+	for (uint64_t i = 0; i < count;) \
+		for (uint64_t end = bs_poll_stretch(i, count); i < end; i++) \
+			total += (uint64_t) __builtin_popcountll(words[i]); \
 	return total; \
 } \
 attribute static uint64_t \
 count_or_##suffix(const uint64_t *a, const uint64_t *b, uint64_t count) \
 { \
 	uint64_t	total = 0; \
-	for (uint64_t i = 0; i < count; i++) \
-		total += (uint64_t) __builtin_popcountll(a[i] | b[i]); \
+	for (uint64_t i = 0; i < count;) \
+		for (uint64_t end = bs_poll_stretch(i, count); i < end; i++) \
+			total += (uint64_t) __builtin_popcountll(a[i] | b[i]); \
 	return total; \
 }
 
@@ -212,6 +214,7 @@ bs_bloom_count_range(const bs_bloom *filter, uint64_t from, uint64_t to)
 	}
 	while (to - from >= 64)
 	{
+		bs_poll_at(from >> 6);
 		total += (uint64_t) __builtin_popcountll(filter->words[from >> 6]);
 		from += 64;
 	}
@@ -300,6 +303,28 @@ bs_fail_capacity(bs_error *err, const char *scheme, int64_t capacity, double fpr
 				   "The largest filter has %llu bits (750 MB, so that its text form stays under PostgreSQL's 1 GB value limit).%s",
 				   (unsigned long long) largest_bits,
 				   largest > 0 ? "" : " Ask for a larger false-positive rate.");
+}
+
+bs_status
+bs_check_space_bound(bs_error *err, const char *scheme, int64_t capacity, double fpr,
+					 uint64_t largest_bits)
+{
+	double		per_item = -log2(fpr);
+	double		most = floor((double) largest_bits / per_item);
+	char		message[sizeof(err->message)];
+
+	/* the margin keeps rounding from refusing what a search would accept */
+	if ((double) capacity * per_item <= (double) largest_bits * (1 + 1e-9))
+		return BS_OK;
+	if (err == NULL)
+		return BS_ERR_TOO_LARGE;
+	snprintf(message, sizeof(message),
+			 "%s%sbloomfilter for %lld items at false-positive rate %.15g is too large; at most %.0f items fit at that rate",
+			 scheme ? scheme : "", scheme ? " " : "", (long long) capacity, fpr, most);
+	bs_fail(err, BS_ERR_TOO_LARGE, message,
+			"Any filter needs at least log2(1 / rate) = %.4g bits per item, and the largest filter has %llu bits (750 MB, so that its text form stays under PostgreSQL's 1 GB value limit).",
+			per_item, (unsigned long long) largest_bits);
+	return bs_hint(err, BS_ERR_TOO_LARGE, "Ask for fewer items or a larger false-positive rate.");
 }
 
 /* True when the textbook filter for n items at fpr fits in a filter. */

@@ -281,6 +281,17 @@ bs_status	bs_fail_capacity(bs_error *err, const char *scheme, int64_t capacity,
 							 double fpr, bool (*fits) (int64_t capacity, double fpr),
 							 uint64_t largest_bits);
 
+/*
+ * The space lower bound: no structure answering membership for capacity
+ * items at false-positive rate fpr has fewer than capacity log2(1/fpr) bits
+ * (bs_space_lower_bound; Wulff-Nilsen, lecture notes, "Lower bound").
+ * BS_ERR_TOO_LARGE
+ * when that exceeds largest_bits, decided at once, before a sizing searches;
+ * else BS_OK.  scheme names the scheme in the message, or is NULL.
+ */
+bs_status	bs_check_space_bound(bs_error *err, const char *scheme, int64_t capacity,
+								 double fpr, uint64_t largest_bits);
+
 /* Checks of the arguments of the sizing functions (22023 on failure). */
 bs_status	bs_check_capacity(int64_t capacity, bs_error *err);
 bs_status	bs_check_fpr(double fpr, bs_error *err);

@@ -97,8 +97,9 @@ bs_bloom_union_into(bs_bloom *a, const bs_bloom *b)
 	uint64_t   *restrict dst = a->words;
 	const uint64_t *restrict src = b->words;
 
-	for (uint64_t i = 0; i < words; i++)
-		dst[i] |= src[i];
+	for (uint64_t i = 0; i < words;)
+		for (uint64_t end = bs_poll_stretch(i, words); i < end; i++)
+			dst[i] |= src[i];
 	a->items = a->items > UINT64_MAX - b->items ? UINT64_MAX : a->items + b->items;
 	a->reserved8 |= b->reserved8;	/* fit: over its ceiling if either was */
 	bs_adopt_combined_family(&a->version, &a->family, &a->type_tag, b->version, b->family,
@@ -112,8 +113,9 @@ bs_bloom_intersect_into(bs_bloom *a, const bs_bloom *b)
 	uint64_t   *restrict dst = a->words;
 	const uint64_t *restrict src = b->words;
 
-	for (uint64_t i = 0; i < words; i++)
-		dst[i] &= src[i];
+	for (uint64_t i = 0; i < words;)
+		for (uint64_t end = bs_poll_stretch(i, words); i < end; i++)
+			dst[i] &= src[i];
 	/* an intersection holds at most as many values as either side */
 	if (b->items < a->items)
 		a->items = b->items;
@@ -139,6 +141,9 @@ bs_bloom_compare(const bs_bloom *a, const bs_bloom *b)
 	COMPARE_FIELD(a->items, b->items);
 	words = bs_bloom_word_count(a->bits);
 	for (uint64_t i = 0; i < words; i++)
+	{
+		bs_poll_at(i);
 		COMPARE_FIELD(a->words[i], b->words[i]);
+	}
 	return 0;
 }

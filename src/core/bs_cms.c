@@ -251,6 +251,7 @@ bs_cms_merge_into(bs_cms *a, const bs_cms *b, bs_error *err)
 
 		for (uint64_t k = 0; k < width; k++)
 		{
+			bs_poll_at(k);
 			if (x[k] > UINT64_MAX - y[k])
 				return bs_fail(err, BS_ERR_TOO_LARGE, "cmsketch counter is out of range",
 							   "Merging would add %" PRIu64 " to a counter holding %" PRIu64 " (row %" PRIu64 ", column %" PRIu64 "), passing %" PRIu64 ".",
@@ -271,8 +272,9 @@ bs_cms_merge_into(bs_cms *a, const bs_cms *b, bs_error *err)
 		uint64_t   *restrict dst = a->counters;
 		const uint64_t *restrict src = b->counters;
 
-		for (uint64_t i = 0; i < count; i++)
-			dst[i] += src[i];
+		for (uint64_t i = 0; i < count;)
+			for (uint64_t end = bs_poll_stretch(i, count); i < end; i++)
+				dst[i] += src[i];
 	}
 	/* a->total + b->total when both satisfy all-rows-equal; never less */
 	a->total = (uint64_t) smallest;
@@ -297,12 +299,13 @@ bs_cms_intersect_into(bs_cms *a, const bs_cms *b, bs_error *err)
 		const uint64_t *restrict y = b->counters + r * width;
 		unsigned __int128 sum = 0;
 
-		for (uint64_t k = 0; k < width; k++)
-		{
-			if (y[k] < x[k])
-				x[k] = y[k];
-			sum += x[k];
-		}
+		for (uint64_t k = 0; k < width;)
+			for (uint64_t end = bs_poll_stretch(k, width); k < end; k++)
+			{
+				if (y[k] < x[k])
+					x[k] = y[k];
+				sum += x[k];
+			}
 		if (sum < smallest)
 			smallest = sum;
 	}
@@ -343,12 +346,13 @@ bs_cms_inner_product(const bs_cms *a, const bs_cms *b, uint64_t *product,
 		 * saturated row can only lose the minimum, and a minimum that large
 		 * is reported as too large below anyway).
 		 */
-		for (uint64_t k = 0; k < width; k++)
-		{
-			unsigned __int128 term = (unsigned __int128) x[k] * y[k];
+		for (uint64_t k = 0; k < width;)
+			for (uint64_t end = bs_poll_stretch(k, width); k < end; k++)
+			{
+				unsigned __int128 term = (unsigned __int128) x[k] * y[k];
 
-			dot = dot > all_ones - term ? all_ones : dot + term;
-		}
+				dot = dot > all_ones - term ? all_ones : dot + term;
+			}
 		if (dot < smallest)
 			smallest = dot;
 	}
@@ -376,7 +380,10 @@ bs_cms_compare(const bs_cms *a, const bs_cms *b)
 	COMPARE_FIELD(a->total, b->total);
 	count = bs_cms_counter_count(a);
 	for (uint64_t i = 0; i < count; i++)
+	{
+		bs_poll_at(i);
 		COMPARE_FIELD(a->counters[i], b->counters[i]);
+	}
 	return 0;
 }
 

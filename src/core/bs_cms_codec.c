@@ -85,12 +85,13 @@ bs_cms_check_counters(const bs_cms *cms, bs_error *err)
 		unsigned __int128 sum = 0;
 
 		/* at most 2^32 counters below 2^64 each: the sum stays below 2^96 */
-		for (uint64_t k = 0; k < width; k++)
-		{
-			sum += row[k];
-			if (row[k] > largest)
-				largest = row[k];
-		}
+		for (uint64_t k = 0; k < width;)
+			for (uint64_t end = bs_poll_stretch(k, width); k < end; k++)
+			{
+				sum += row[k];
+				if (row[k] > largest)
+					largest = row[k];
+			}
 		if (sum < smallest)
 		{
 			smallest = sum;

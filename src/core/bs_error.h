@@ -10,6 +10,7 @@
 #define BS_ERROR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum bs_status
 {
@@ -58,6 +59,33 @@ bs_poll_interrupts(void)
 {
 	if (bs_interrupt_check != NULL)
 		bs_interrupt_check();
+}
+
+/*
+ * Long loops poll once per BS_POLL_STRIDE items (words, cells, hashes):
+ * 2^16 is well under a millisecond of any loop's work, and a test and a
+ * branch per item cost nothing measurable.
+ */
+#define BS_POLL_STRIDE ((uint64_t) 1 << 16)
+
+/* Poll when item i of a loop starts a new stretch of BS_POLL_STRIDE items. */
+static inline void
+bs_poll_at(uint64_t i)
+{
+	if ((i & (BS_POLL_STRIDE - 1)) == 0)
+		bs_poll_interrupts();
+}
+
+/*
+ * Poll, then return where the stretch of a loop over count items that
+ * starts at `from` ends: the loop runs its inner, vectorizable part from
+ * `from` to there, so that the poll stays out of it.
+ */
+static inline uint64_t
+bs_poll_stretch(uint64_t from, uint64_t count)
+{
+	bs_poll_interrupts();
+	return count - from > BS_POLL_STRIDE ? from + BS_POLL_STRIDE : count;
 }
 
 #endif							/* BS_ERROR_H */

@@ -85,8 +85,9 @@ bs_fit_fold(uint64_t *words, uint64_t bits)
 		words[0] = fold_word(words[0], bits);
 		return;
 	}
-	for (uint64_t i = 0; i < half; i++)
-		words[i] |= words[i + half];
+	for (uint64_t i = 0; i < half;)
+		for (uint64_t end = bs_poll_stretch(i, half); i < end; i++)
+			words[i] |= words[i + half];
 }
 
 void
@@ -105,6 +106,7 @@ bs_fit_tile_into(uint64_t *large, uint64_t large_bits, const uint64_t *small,
 		{
 			uint64_t	word = small_bits < 64 ? repeated : small[j];
 
+			bs_poll_at(i + j);
 			if (intersect)
 				large[i + j] &= word;
 			else
@@ -117,8 +119,9 @@ count_set(const uint64_t *words, uint64_t bits)
 {
 	uint64_t	total = 0;
 
-	for (uint64_t i = 0; i < (bits + 63) / 64; i++)
-		total += (uint64_t) __builtin_popcountll(words[i]);
+	for (uint64_t i = 0; i < (bits + 63) / 64;)
+		for (uint64_t end = bs_poll_stretch(i, (bits + 63) / 64); i < end; i++)
+			total += (uint64_t) __builtin_popcountll(words[i]);
 	return total;
 }
 
@@ -159,8 +162,9 @@ folded_set(const uint64_t *words, uint64_t bits)
 
 	if (bits <= 64)
 		return (uint64_t) __builtin_popcountll(fold_word(words[0], bits));
-	for (uint64_t i = 0; i < half; i++)
-		set += (uint64_t) __builtin_popcountll(words[i] | words[half + i]);
+	for (uint64_t i = 0; i < half;)
+		for (uint64_t end = bs_poll_stretch(i, half); i < end; i++)
+			set += (uint64_t) __builtin_popcountll(words[i] | words[half + i]);
 	return set;
 }
 

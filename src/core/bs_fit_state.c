@@ -45,6 +45,7 @@ unique_sorted(uint64_t *pairs, uint64_t count)
 		return 0;
 	for (uint64_t i = 1; i < count; i++)
 	{
+		bs_poll_at(i);
 		if (pair_compare(&pairs[2 * i], &pairs[2 * kept]) != 0)
 		{
 			kept++;
@@ -80,7 +81,10 @@ bs_fit_sort_unique_scratch(uint64_t *pairs, uint64_t count, uint64_t *scratch)
 		uint64_t   *swap;
 
 		for (uint64_t i = 0; i < count; i++)
+		{
+			bs_poll_at(i);
 			offsets[(from[2 * i] >> shift) & 255]++;
+		}
 		for (uint64_t b = 0, sum = 0; b < 256; b++)
 		{
 			uint64_t	n = offsets[b];
@@ -92,6 +96,7 @@ bs_fit_sort_unique_scratch(uint64_t *pairs, uint64_t count, uint64_t *scratch)
 		{
 			uint64_t	at = offsets[(from[2 * i] >> shift) & 255]++;
 
+			bs_poll_at(i);
 			to[2 * at] = from[2 * i];
 			to[2 * at + 1] = from[2 * i + 1];
 		}
@@ -101,6 +106,8 @@ bs_fit_sort_unique_scratch(uint64_t *pairs, uint64_t count, uint64_t *scratch)
 	}
 	/* ties on h1 (rare: 2^-64 a pair) are put in order of h2 */
 	for (uint64_t i = 1; i < count; i++)
+	{
+		bs_poll_at(i);
 		for (uint64_t j = i; j > 0 && pair_compare(&pairs[2 * (j - 1)], &pairs[2 * j]) > 0; j--)
 		{
 			uint64_t	h1 = pairs[2 * j],
@@ -111,6 +118,7 @@ bs_fit_sort_unique_scratch(uint64_t *pairs, uint64_t count, uint64_t *scratch)
 			pairs[2 * (j - 1)] = h1;
 			pairs[2 * (j - 1) + 1] = h2;
 		}
+	}
 	return unique_sorted(pairs, count);
 }
 
@@ -127,6 +135,7 @@ bs_fit_merge_unique(const uint64_t *a, uint64_t na, const uint64_t *b, uint64_t 
 		const uint64_t *next;
 		int			order = i == na ? 1 : j == nb ? -1 : pair_compare(&a[2 * i], &b[2 * j]);
 
+		bs_poll_at(n);
 		if (order <= 0)
 		{
 			next = &a[2 * i++];
@@ -151,8 +160,9 @@ bs_fit_drop_known(const uint64_t *known, uint64_t known_count, uint64_t *pairs,
 
 	for (uint64_t j = 0; j < count; j++)
 	{
+		bs_poll_at(j);
 		while (i < known_count && pair_compare(&known[2 * i], &pairs[2 * j]) < 0)
-			i++;
+			bs_poll_at(++i);
 		if (i < known_count && pair_compare(&known[2 * i], &pairs[2 * j]) == 0)
 			continue;
 		pairs[2 * kept] = pairs[2 * j];
@@ -172,6 +182,7 @@ bs_fit_merge_back(uint64_t *pairs, uint64_t sorted, const uint64_t *tail, uint64
 	while (j > 0)
 	{
 		w--;
+		bs_poll_at(w);
 		if (i > 0 && pair_compare(&pairs[2 * (i - 1)], &tail[2 * (j - 1)]) > 0)
 		{
 			i--;
@@ -226,6 +237,7 @@ bs_fit_set_pairs(uint64_t *words, uint64_t bits, uint32_t hashes,
 
 	for (uint64_t i = 0; i < count; i++)
 	{
+		bs_poll_at(i);
 		if (prefetch && i + PREFETCH_AHEAD < count)
 			bs_fit_prefetch(words, bits, hashes, pairs[2 * (i + PREFETCH_AHEAD)],
 							pairs[2 * (i + PREFETCH_AHEAD) + 1]);
@@ -281,9 +293,12 @@ check_hashes(const bs_bloom *state, uint64_t ceiling, bs_error *err)
 					   "It holds %" PRIu64 " distinct hashes of %" PRIu64 " values added.",
 					   count, state->items);
 	for (uint64_t i = 1; i < count; i++)
+	{
+		bs_poll_at(i);
 		if (pair_compare(&pairs[2 * (i - 1)], &pairs[2 * i]) >= 0)
 			return bad_form(err, "bloom_fit_agg state hashes are not in order",
 							"The hashes of a state must be strictly ascending.");
+	}
 	return BS_OK;
 }
 
@@ -310,8 +325,9 @@ bs_fit_state_check_words(const bs_bloom *state, bs_error *err)
 							"After its rate and ceiling a state holds two words per hash, or the bits of its ceiling.");
 		return check_hashes(state, ceiling, err);
 	}
-	for (uint64_t i = 0; i < ceiling / 64; i++)
-		set += (uint64_t) __builtin_popcountll(state->words[BS_FIT_PREFIX_WORDS + i]);
+	for (uint64_t i = 0; i < ceiling / 64;)
+		for (uint64_t end = bs_poll_stretch(i, ceiling / 64); i < end; i++)
+			set += (uint64_t) __builtin_popcountll(state->words[BS_FIT_PREFIX_WORDS + i]);
 	if (set > (unsigned __int128) state->hashes * state->items ||
 		state->items <= bs_fit_threshold(ceiling))
 		return bad_form(err, "bloom_fit_agg state bits do not match its items",

@@ -219,6 +219,7 @@ rate_from_fill(const bs_bloom *filter)
 				{
 					unsigned	set = 0;
 
+					bs_poll_at(b * BS_BLOCK_WORDS);
 					for (int w = 0; w < BS_BLOCK_WORDS; w++)
 						set += (unsigned) __builtin_popcountll(filter->words[b * BS_BLOCK_WORDS + w]);
 					fills[set]++;

@@ -258,6 +258,11 @@ bs_bloom_size_scheme(uint8_t scheme, int64_t capacity, double fpr, uint64_t *bit
 	if ((status = bs_check_capacity(capacity, err)) != BS_OK ||
 		(status = bs_check_fpr(fpr, err)) != BS_OK)
 		return status;
+	/* double's own sizing checks the bound against its largest prime */
+	if (scheme != BS_SCHEME_DOUBLE &&
+		(status = bs_check_space_bound(err, bs_scheme_name(scheme), capacity, fpr,
+									   BS_BLOOM_MAX_BITS)) != BS_OK)
+		return status;
 	status = size_any(scheme, capacity, fpr, bits, hashes, err);
 	if (status != BS_ERR_TOO_LARGE || scheme == BS_SCHEME_DOUBLE)
 		return status;			/* double's own sizing words its message */

@@ -71,7 +71,8 @@ bs_bloom_size_exact(int64_t capacity, double fpr, uint64_t *bits,
 	bs_status	status;
 
 	if ((status = bs_check_capacity(capacity, err)) != BS_OK ||
-		(status = bs_check_fpr(fpr, err)) != BS_OK)
+		(status = bs_check_fpr(fpr, err)) != BS_OK ||
+		(status = bs_check_space_bound(err, NULL, capacity, fpr, largest_sizable_bits())) != BS_OK)
 		return status;
 
 	/* the final bs_optimal_k reuses the rates of the search */

@@ -233,6 +233,7 @@ bs_topk_check_entries(const bs_topk *topk, bs_error *err)
 	{
 		bs_topk_entry *e = &entries[i % 2];
 
+		bs_poll_at(i);
 		if ((status = read_checked_entry(topk, offset, i, e, &offset, err)) != BS_OK ||
 			(status = check_entry(topk, e, i > 0 ? &entries[(i + 1) % 2] : NULL, i, err)) != BS_OK)
 			return status;

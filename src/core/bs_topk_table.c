@@ -203,6 +203,7 @@ bs_topk_table_reduce(bs_topk_table *table, uint32_t keep)
 
 		for (uint32_t i = 0; i < table->used; i++)
 		{
+			bs_poll_at(i);
 			counts[i] = table->slots[i].count;
 			smallest = counts[i] < smallest ? counts[i] : smallest;
 			largest = counts[i] > largest ? counts[i] : largest;
@@ -216,6 +217,7 @@ bs_topk_table_reduce(bs_topk_table *table, uint32_t keep)
 	{
 		bs_topk_slot *slot = &table->slots[i];
 
+		bs_poll_at(i);
 		if (slot->count <= cut)
 		{
 			clear_slot(table, slot);
@@ -377,6 +379,7 @@ bs_topk_table_merge(bs_topk_table *table, const bs_topk *other, bs_error *err)
 	{
 		bs_topk_entry entry;
 
+		bs_poll_at(i);
 		bs_topk_read_entry(other, &offset, &entry);
 		if ((status = merge_entry(table, &entry, err)) != BS_OK)
 			return status;
@@ -442,6 +445,7 @@ bs_topk_table_write(bs_topk_table *table, bs_topk *out, bs_error *err)
 		const bs_topk_slot *slot = order[i];
 		bool		text_is_key = slot->text_kind != BS_TOPK_TEXT_KNOWN;
 
+		bs_poll_at(i);
 		bs_topk_write_entry(out->payload + offset, slot->count, slot->lower,
 							bs_topk_slot_key(slot), slot->key_length, slot->label.text,
 							slot->text_length, text_is_key);

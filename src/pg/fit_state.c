@@ -102,12 +102,28 @@ bs_fit_merge_tail(FitExpanded *state)
 	state->tail = 0;
 }
 
+void
+bs_fit_copy_words(uint64 *dst, const uint64 *src, uint64 count)
+{
+	for (uint64 i = 0; i < count;)
+	{
+		uint64		end = bs_poll_stretch(i, count);
+
+		if (src != NULL)
+			memcpy(dst + i, src + i, (end - i) * sizeof(uint64));
+		else
+			memset(dst + i, 0, (end - i) * sizeof(uint64));
+		i = end;
+	}
+}
+
 /* The group has outgrown its list: its filter at the ceiling from now on. */
 static void
 switch_to_bits(FitExpanded *state)
 {
 	bs_fit_merge_tail(state);
-	state->bits = MemoryContextAllocZero(state->header.eoh_context, state->ceiling / 8);
+	state->bits = MemoryContextAlloc(state->header.eoh_context, state->ceiling / 8);
+	bs_fit_copy_words(state->bits, NULL, state->ceiling / 64);
 	bs_fit_set_pairs(state->bits, state->ceiling, state->head.hashes, state->pairs,
 					 state->sorted);
 	pfree(state->pairs);
@@ -174,13 +190,17 @@ bs_fit_add_state(FitExpanded *state, const bs_bloom *flat)
 		uint64		count = bs_fit_state_count(flat);
 
 		for (uint64 i = 0; i < count; i++)
+		{
+			bs_poll_at(i);
 			bs_fit_add_pair(state, payload[2 * i], payload[2 * i + 1]);
+		}
 		return;
 	}
 	if (state->bits == NULL)
 		switch_to_bits(state);
-	for (uint64 i = 0; i < state->ceiling / 64; i++)
-		state->bits[i] |= payload[i];
+	for (uint64 i = 0; i < state->ceiling / 64;)
+		for (uint64 end = bs_poll_stretch(i, state->ceiling / 64); i < end; i++)
+			state->bits[i] |= payload[i];
 }
 
 FitExpanded *
@@ -198,7 +218,7 @@ bs_fit_expand(MemoryContext parent, const bs_bloom *flat)
 	if (bs_fit_state_form(flat) == BS_FIT_FORM_BITS)
 	{
 		state->bits = MemoryContextAlloc(context, state->ceiling / 8);
-		memcpy(state->bits, payload, state->ceiling / 8);
+		bs_fit_copy_words(state->bits, payload, state->ceiling / 64);
 		return state;
 	}
 	state->sorted = bs_fit_state_count(flat);
@@ -255,7 +275,7 @@ fit_flatten_into(ExpandedObjectHeader *header, void *result, Size allocated_size
 	memcpy(&flat->words[0], &state->fpr, sizeof(double));
 	flat->words[1] = state->ceiling;
 	if (state->bits != NULL)
-		memcpy(flat->words + BS_FIT_PREFIX_WORDS, state->bits, state->ceiling / 8);
+		bs_fit_copy_words(flat->words + BS_FIT_PREFIX_WORDS, state->bits, state->ceiling / 64);
 	else
 		memcpy(flat->words + BS_FIT_PREFIX_WORDS, state->pairs,
 			   state->sorted * 2 * sizeof(uint64));
