@@ -33,7 +33,7 @@ REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
 	bloomfilter_membership bloomfilter_aggregate bloomfilter_malformed \
 	bloomfilter_setops bloomfilter_estimates bloomfilter_analysis \
 	bloomfilter_format bloomfilter_distributed bloomfilter_schemes bloomfilter_fit \
-	value_canonical cmsketch_basics cmsketch_accuracy cmsketch_format \
+	value_canonical value_citext cmsketch_basics cmsketch_accuracy cmsketch_format \
 	topksketch_basics topksketch_accuracy topksketch_format format_vectors \
 	hardening_limits extension_upgrade
 
