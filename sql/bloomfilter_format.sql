@@ -31,6 +31,51 @@ SELECT bloom_contains(f, '10.0.0.1'::inet) AS inet_found FROM fmt_v1 WHERE what 
 -- Filters built now with the same parameters still combine with them.
 SELECT (f | (SELECT bloom_agg(i::bigint, 1000, 0.01) FROM generate_series(1001, 1010) i)) IS NOT NULL AS combines
 FROM fmt_v1 WHERE what LIKE 'integer%';
+-- Text was hashed in the database encoding in format version 1 and is hashed
+-- as UTF-8 from version 2 on: the same bytes in a UTF-8 (or SQL_ASCII)
+-- database, where a version 1 text filter answers probes and so also
+-- combines with a version 2 one, the result taking version 2 (docs/format.md,
+-- "Format versions").  A version 2 filter of the same parameters built from
+-- the same letters has the same bits; with 'é' added it is "new".
+CREATE TABLE fmt_v1_v2_text AS
+WITH empty AS (
+  SELECT ('bloom:v2:double:none:k=10:m=1439:seed=0:items=0:' ||
+          translate(encode(decode(repeat('00', 184), 'hex'), 'base64'), E'\n', ''))::bloomfilter AS e),
+letters AS (SELECT bloom_union_agg(bloom_add(e, chr(96 + i))) AS l FROM empty, generate_series(1, 26) i)
+SELECT f AS old, bloom_add(l, chr(233)) AS new,
+       replace(f::text, 'bloom:v1:', 'bloom:v2:') = l::text AS same_bits_as_version_2
+FROM fmt_v1, letters WHERE what LIKE 'text%';
+SELECT same_bits_as_version_2 FROM fmt_v1_v2_text;
+SELECT (bloom_info(old)).bits = (bloom_info(new)).bits AS same_size,
+       (bloom_info(old | new)).format_version AS union_version,
+       (bloom_info(new | old)).format_version AS swapped_union_version,
+       (bloom_info(old | new)).bits_set = (bloom_info(new)).bits_set AS union_bits,
+       (bloom_info(old & new)).bits_set = (bloom_info(old)).bits_set AS intersection_bits,
+       (bloom_info(old & new)).format_version AS intersection_version,
+       (SELECT count(*) FROM generate_series(1, 26) i WHERE (old | new) @> chr(96 + i))
+         + ((old | new) @> chr(233))::int AS union_finds,
+       round(bloom_union_cardinality(old, new)) = round(bloom_cardinality(new)) AS union_estimate,
+       round(bloom_intersection_cardinality(new, old)) = round(bloom_cardinality(old)) AS intersection_estimate
+FROM fmt_v1_v2_text;
+SELECT (bloom_info(bloom_union_agg(f))).format_version AS union_agg_version,
+       (bloom_info(bloom_intersect_agg(f))).format_version AS intersect_agg_version,
+       bloom_union_agg(f) = (SELECT old | new FROM fmt_v1_v2_text) AS union_agg_is_union
+FROM (SELECT old FROM fmt_v1_v2_text UNION ALL SELECT new FROM fmt_v1_v2_text) t(f);
+-- In a LATIN1 database version 1 text hashed LATIN1 bytes: there it answers
+-- no probe and combines with no version 2 filter.
+SELECT old::text AS old_text, new::text AS new_text FROM fmt_v1_v2_text \gset
+\set regress_db :DBNAME
+CREATE DATABASE bs_format_latin1 TEMPLATE template0 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C';
+\c bs_format_latin1
+SET client_min_messages = warning;
+CREATE EXTENSION bloomsketch;
+RESET client_min_messages;
+SELECT :'old_text'::bloomfilter @> 'a'::text;
+SELECT :'old_text'::bloomfilter | :'new_text'::bloomfilter;
+SELECT bloom_union_cardinality(:'new_text', :'old_text');
+\c :regress_db
+DROP DATABASE bs_format_latin1;
+DROP TABLE fmt_v1_v2_text;
 
 -- test/bloomfilter_v2.tsv holds filters written in format version 2 when it
 -- was introduced: text as UTF-8 and family other through canonical forms

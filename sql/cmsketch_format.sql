@@ -118,13 +118,23 @@ SELECT cms_total(s + (SELECT cms_agg(v, 0.05, 0.05) FROM generate_series(1, 10) 
          - cms_estimate(s, 2) AS estimate_2_grew_by
 FROM cms_v1 WHERE what LIKE 'integer:%';
 -- Text is hashed as UTF-8 from format version 2 on, in the database encoding
--- before: a version 1 text sketch answers as before in a UTF-8 database, but
--- merging it with a version 2 one is refused, as is probing a version 1 sketch
--- of family other (hashed through the binary send form).
+-- before: the same bytes in a UTF-8 database, where a version 1 text sketch
+-- answers as before and so merges with a version 2 one, the result taking
+-- version 2 (docs/format.md, "Format versions"); probing a version 1 sketch
+-- of family other (hashed through the binary send form) is refused.
 SELECT cms_estimate(s, 'apple') AS apple FROM cms_v1 WHERE what LIKE 'text:%';
-SELECT cms_estimate(cms_merge_agg(x), 'apple') AS apple, cms_total(cms_merge_agg(x)) AS total
+SELECT cms_estimate(cms_merge_agg(x), 'apple') AS apple, cms_total(cms_merge_agg(x)) AS total,
+       (cms_info(cms_merge_agg(x))).format_version AS version
 FROM (SELECT s FROM cms_v1 WHERE what LIKE 'text:%'
       UNION ALL SELECT cms_agg(w, 0.05, 0.001) FROM (VALUES ('apple'), ('fig')) t(w)) m(x);
+SELECT cms_estimate(s + n, 'apple') AS apple, cms_estimate(n + s, 'fig') AS fig,
+       (cms_info(s + n)).format_version AS merged_version,
+       (cms_info(n + s)).format_version AS swapped_version,
+       cms_intersect(s, n) = cms_intersect(n, s) AS intersection_symmetric,
+       (cms_info(cms_intersect(s, n))).format_version AS intersection_version,
+       cms_inner_product(s, n) = cms_inner_product(n, s) AS inner_product_symmetric
+FROM cms_v1, (SELECT cms_agg(w, 0.05, 0.001) FROM (VALUES ('apple'), ('fig')) t(w)) b(n)
+WHERE what LIKE 'text:%';
 SELECT cms_estimate(s, '10.0.0.1'::inet) FROM cms_v1 WHERE what LIKE 'inet%';
 
 -- A value of a newer format version is refused rather than misread, in text

@@ -167,6 +167,18 @@ FROM fv_filters WHERE name = 'double_integer';
 SELECT name, (cms_info(text::cmsketch)).bytes - length(decode(bytes, 'hex')) AS extra
 FROM fv_sketches WHERE name = 'integer';
 
+-- item counts near the top (bloom_items.tsv): the stored count (bytes 28 to
+-- 35, little-endian) saturates at 2^64 - 1, bloom_info's bigint items_added
+-- stops at 2^63 - 1
+CREATE TEMP TABLE fv_items (name text, items numeric, items_added bigint, text text);
+\copy fv_items FROM 'docs/vectors/bloom_items.tsv' (FORMAT csv, DELIMITER E'\t', HEADER true, QUOTE E'\x01')
+SELECT name,
+	   (SELECT sum(get_byte(text::bloomfilter::bytea, 28 + i) * 256::numeric ^ i)
+		FROM generate_series(0, 7) i) = items AS stored_items,
+	   (bloom_info(text::bloomfilter)).items_added = items_added AS items_added,
+	   text::bloomfilter::text = text AS same_text
+FROM fv_items ORDER BY items;
+
 -- self-sized filters (fit_filters.tsv): from each line's values the server
 -- must build the vector's bloom_fit_agg filter and, with the transition
 -- function alone, its partial state (compared by the md5 of its text when

@@ -21,7 +21,8 @@
 #    1.2 MB filters (bloom_agg's prefetch pipeline), and over a distributed
 #    column of filters and sketches: bloom_union_agg, bloom_intersect_agg,
 #    cms_merge_agg, the estimates, the per-row functions, a co-located join
-#    and an UPDATE calling bloom_add and cms_add.
+#    and an UPDATE calling bloom_add and cms_add;
+#  * citext refused by every aggregate, pushed down or not.
 # Then prints what a partial state costs on the wire, per shard.
 #
 #   PG_BIN=/usr/lib/postgresql/15/bin bash test/citus.sh
@@ -306,6 +307,33 @@ if [ "$groups" -eq $((${#typed[@]} + ${#others[@]} + 8)) ]; then
 	ok "all $groups groups of checks ran"
 else
 	fail "groups of checks" "$groups groups ran, $((${#typed[@]} + ${#others[@]} + 8)) expected"
+fi
+
+# ---------------------------------------------------------------------------
+# citext is refused on the cluster too: its implicit cast to text would
+# reach the typed text overloads, which push down, and the workers cannot
+# tell the cast from one the user wrote.  CREATE EXTENSION citext runs on
+# every node, whose event trigger adds the citext overloads that refuse.
+citext_setup=$(psql -c "CREATE EXTENSION citext" \
+	-c "CREATE TABLE dist_citext (id int, c citext, t text)" \
+	-c "SELECT create_distributed_table('dist_citext', 'id')" \
+	-c "INSERT INTO dist_citext SELECT i, 'V' || i, 'v' || i FROM generate_series(1, 100) i" 2>&1) ||
+	fail "citext: creating the table" "$citext_setup"
+citext_overloads=$(psql -Atc "SELECT string_agg(result, ',') FROM run_command_on_workers(
+	\$\$SELECT count(*) FROM pg_proc WHERE prokind = 'a' AND proargtypes[0] = 'citext'::regtype
+		AND proname IN ('bloom_agg', 'cms_agg', 'bloom_fit_agg', 'topk_agg')\$\$)" 2>&1) || true
+citext_bad=()
+# (GROUP BY the distribution column: the whole aggregate runs on the workers)
+for query in "bloom_agg(c, 100) FROM dist_citext" "cms_agg(c) FROM dist_citext" \
+	"bloom_fit_agg(c) FROM dist_citext" "topk_agg(c, 3) FROM dist_citext" \
+	"bloom_agg(t::citext, 100) FROM dist_citext" "cms_agg(c, 0.01, 0.01) FROM dist_citext GROUP BY id"; do
+	out=$(psql -c "SELECT $query" 2>&1) || true
+	grep -q "cannot hash values of type citext" <<<"$out" || citext_bad+=("$query: $out")
+done
+if [ ${#citext_bad[@]} -eq 0 ] && [ "$citext_overloads" = "12,12" ]; then
+	ok "citext: 6 distributed aggregates refused, refusing overloads on both workers"
+else
+	fail "citext" "overloads on the workers: $citext_overloads; ${citext_bad[*]:-}"
 fi
 
 # ---------------------------------------------------------------------------

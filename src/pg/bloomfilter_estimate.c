@@ -67,10 +67,14 @@ pair_estimates(FunctionCallInfo fcinfo, double *na, double *nb, double *nunion)
 {
 	bs_bloom   *a = estimable_arg(fcinfo, 0);
 	bs_bloom   *b = estimable_arg(fcinfo, 1);
+	bs_bloom	header;
 	bs_error	err;
 	bs_occupancy model;
 
-	if (bs_bloom_check_compatible(a, b, &err) != BS_OK)
+	/* the checks read the header alone (bs_align_hash_version) */
+	memcpy(&header, a, sizeof(header));
+	(void) bs_align_hash_version(&header.version, header.family, b->version, b->family);
+	if (bs_bloom_check_compatible(&header, b, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_BINARY);
 	*na = bs_bloom_estimated_items(a);
 	*nb = bs_bloom_estimated_items(b);

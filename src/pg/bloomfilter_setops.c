@@ -9,14 +9,21 @@
 
 typedef void (*MergeInto) (bs_bloom *into, const bs_bloom *other);
 
-/* Error unless the filters combine (self-sized ones of different sizes do). */
-static void
-check_combinable_or_error(const bs_bloom *a, const bs_bloom *b)
+/*
+ * Error unless the filters combine (self-sized ones of different sizes do);
+ * the version the result takes when it is not the core's choice, else 0
+ * (bs_align_hash_version: owned is a copy or the aggregate's state).
+ */
+static uint8
+check_combinable_or_error(bs_bloom *owned, const bs_bloom *other)
 {
 	bs_error	err;
+	uint8		version = bs_align_hash_version(&owned->version, owned->family,
+												other->version, other->family);
 
-	if (bs_bloom_check_combinable(a, b, &err) != BS_OK)
+	if (bs_bloom_check_combinable(owned, other, &err) != BS_OK)
 		bs_report(&err, BS_SOURCE_BINARY);
+	return version;
 }
 
 /*
@@ -42,10 +49,13 @@ merge_copy(FunctionCallInfo fcinfo, MergeInto merge)
 	bs_bloom   *result = ((bs_bloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
 	bs_bloom   *other = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
 
-	check_combinable_or_error(result, other);
+	uint8		version = check_combinable_or_error(result, other);
+
 	if (result->bits != other->bits)
 		PG_RETURN_POINTER(combine_sizes(result, other, merge));
 	merge(result, other);
+	if (version != 0)
+		result->version = version;
 	PG_RETURN_POINTER(result);
 }
 
@@ -75,10 +85,13 @@ merge_in_place(FunctionCallInfo fcinfo, MergeInto merge)
 	other = (bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
 	state = (bs_bloom *) bs_merge_state_arg(fcinfo);
 
-	check_combinable_or_error(state, other);
+	uint8		version = check_combinable_or_error(state, other);
+
 	if (state->bits != other->bits)
 		PG_RETURN_POINTER(combine_sizes(state, other, merge));
 	merge(state, other);
+	if (version != 0)
+		state->version = version;
 	PG_RETURN_POINTER(state);
 }
 

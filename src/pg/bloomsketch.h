@@ -211,6 +211,16 @@ pg_noreturn void bs_family_mismatch_error(const char *type_name,
  */
 void		bs_check_hash_rules(const char *type_name, uint8 version, uint8 family);
 
+/*
+ * Two values whose versions the core refuses to combine although both hash
+ * their family here as the current version does (version 1 text in a UTF-8
+ * or SQL_ASCII database, which the core cannot see): give the owned operand
+ * the other's version, so that the core's checks pass, and return the
+ * version the result takes, the newer one.  0, changing nothing, otherwise.
+ */
+uint8		bs_align_hash_version(uint8 *owned_version, uint8 owned_family,
+								  uint8 other_version, uint8 other_family);
+
 /* One 8-byte little-endian store (read back by the hash without a stall). */
 static inline void
 store_le64(uint8 *out, uint64 v)

@@ -172,11 +172,16 @@ cms_merge_trans(PG_FUNCTION_ARGS)
 	bs_cms	   *other = (bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
 	bs_cms	   *state = (bs_cms *) bs_merge_state_arg(fcinfo);
 	bs_error	err;
+	uint8		version;
 
 	bs_cms_check_shape_or_error(state);
 	bs_cms_check_shape_or_error(other);
+	version = bs_align_hash_version(&state->version, state->family, other->version,
+									other->family);
 	if (bs_cms_merge_into(state, other, &err) != BS_OK)
 		bs_report_arith(&err);
+	if (version != 0)
+		state->version = version;
 	if (state->total > (uint64) PG_INT64_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),

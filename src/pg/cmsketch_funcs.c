@@ -223,11 +223,17 @@ cms_inner_product(PG_FUNCTION_ARGS)
 {
 	bs_cms	   *a = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 	bs_cms	   *b = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+	uint8		version = a->version;
 	uint64_t	product;
 	bs_error	err;
 
 	bs_cms_check_shape_or_error(a);
 	bs_cms_check_shape_or_error(b);
+	if (bs_align_hash_version(&version, a->family, b->version, b->family) != 0)
+	{
+		a = (bs_cms *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+		a->version = version;
+	}
 	if (bs_cms_inner_product(a, b, &product, &err) != BS_OK)
 		bs_report_arith(&err);
 	PG_RETURN_INT64(count_to_int64(product, "inner product"));
@@ -283,11 +289,16 @@ merge_copy(FunctionCallInfo fcinfo, CmsMergeInto merge)
 	bs_cms	   *result = ((bs_cms *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
 	bs_cms	   *other = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
 	bs_error	err;
+	uint8		version;
 
 	bs_cms_check_shape_or_error(result);
 	bs_cms_check_shape_or_error(other);
+	version = bs_align_hash_version(&result->version, result->family, other->version,
+									other->family);
 	if (merge(result, other, &err) != BS_OK)
 		bs_report_arith(&err);
+	if (version != 0)
+		result->version = version;
 	(void) count_to_int64(result->total, "total");
 	PG_RETURN_POINTER(result);
 }

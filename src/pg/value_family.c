@@ -504,12 +504,42 @@ bs_canonical_bytes_general(const ValueKind *kind, Datum value, CanonicalBytes *o
 	}
 }
 
-void
-bs_check_hash_rules(const char *type_name, uint8 version, uint8 family)
+/*
+ * Whether a value of this format version hashes its family, in this
+ * database, as the current version does: version 1 hashed family other
+ * through the binary send form, and text in the database encoding, which is
+ * UTF-8 itself in UTF-8 and SQL_ASCII databases (docs/format.md §8).
+ */
+static bool
+hashes_as_current(uint8 version, uint8 family)
 {
 	int			encoding = GetDatabaseEncoding();
 
 	if (version != 1)
+		return true;
+	if (family == BS_FAMILY_OTHER)
+		return false;
+	return family != BS_FAMILY_TEXT || encoding == PG_UTF8 || encoding == PG_SQL_ASCII;
+}
+
+uint8
+bs_align_hash_version(uint8 *owned_version, uint8 owned_family, uint8 other_version,
+					  uint8 other_family)
+{
+	uint8		newer = Max(*owned_version, other_version);
+
+	if (bs_versions_combine(*owned_version, owned_family, other_version, other_family) ||
+		!hashes_as_current(*owned_version, owned_family) ||
+		!hashes_as_current(other_version, other_family))
+		return 0;
+	*owned_version = other_version;
+	return newer;
+}
+
+void
+bs_check_hash_rules(const char *type_name, uint8 version, uint8 family)
+{
+	if (hashes_as_current(version, family))
 		return;
 	if (family == BS_FAMILY_OTHER)
 		ereport(ERROR,
@@ -518,13 +548,12 @@ bs_check_hash_rules(const char *type_name, uint8 version, uint8 family)
 						type_name),
 				 errdetail("Version 1 hashed such values through their binary send form, which depends on the client encoding and on OIDs."),
 				 errhint("Build it again from its values with this version of bloomsketch.")));
-	if (family == BS_FAMILY_TEXT && encoding != PG_UTF8 && encoding != PG_SQL_ASCII)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s of format version 1 holds text hashed in an unknown encoding", type_name),
-				 errdetail("Version 1 hashed text in the database encoding; text is now hashed as UTF-8, and this database's encoding is %s.",
-						   GetDatabaseEncodingName()),
-				 errhint("Build it again from its values with this version of bloomsketch.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("%s of format version 1 holds text hashed in an unknown encoding", type_name),
+			 errdetail("Version 1 hashed text in the database encoding; text is now hashed as UTF-8, and this database's encoding is %s.",
+					   GetDatabaseEncodingName()),
+			 errhint("Build it again from its values with this version of bloomsketch.")));
 }
 
 /* The cast that moves a value into a family, for hints. */

@@ -62,11 +62,15 @@ def le32(x):
 
 def parse_type(spec):
     """'int4[]' -> ('array', elem); 'range(T)' -> ('range', T);
-    'record(A,B)' -> ('record', [A, B]); a scalar name -> ('scalar', name)."""
+    'record(A,B)' -> ('record', [A, B]) (a composite); 'row(A,B)' -> ('row',
+    [A, B]) (an anonymous record, ROW(...)); 'int2vector' -> ('array', int2,
+    0) (lower bound 0); a scalar name -> ('scalar', name)."""
     spec = spec.strip()
     if spec.endswith("[]"):
         return ("array", parse_type(spec[:-2]))
-    m = re.fullmatch(r"(range|record)\((.*)\)", spec)
+    if spec == "int2vector":
+        return ("array", ("scalar", "int2"), 0)
+    m = re.fullmatch(r"(range|record|row)\((.*)\)", spec)
     if m:
         parts, depth, start = [], 0, 0
         inner = m.group(2)
@@ -81,7 +85,7 @@ def parse_type(spec):
         parts.append(inner[start:])
         if m.group(1) == "range":
             return ("range", parse_type(parts[0]))
-        return ("record", [parse_type(p) for p in parts if p.strip()])
+        return (m.group(1), [parse_type(p) for p in parts if p.strip()])
     if spec not in SCALAR_FAMILY and spec not in FIXED_OTHER and spec != "jsonb":
         raise ValueError("type without a canonical form: " + spec)
     return ("scalar", spec)
@@ -93,14 +97,18 @@ def family_of(t):
     return 11
 
 
-def signature(t):
+def signature(t, nested=False):
+    """An anonymous record inside a record, array or range is just 'record':
+    only the top-level value's own row type is looked at."""
     kind = t[0]
     if kind == "array":
-        return "array(%s)" % signature(t[1])
+        return "array(%s)" % signature(t[1], True)
     if kind == "range":
-        return "range(%s)" % signature(t[1])
-    if kind == "record":
-        return "record(%s)" % ",".join(signature(c) for c in t[1])
+        return "range(%s)" % signature(t[1], True)
+    if kind == "row" and nested:
+        return "record"
+    if kind in ("record", "row"):
+        return "record(%s)" % ",".join(signature(c, True) for c in t[1])
     name = t[1]
     if name in SCALAR_FAMILY:
         return FAMILIES[SCALAR_FAMILY[name]]
@@ -172,11 +180,22 @@ def _split_zone(s):
     return rest, east if sign == "+" else -east
 
 
+def date_days(s):
+    """Days from 2000-01-01 of 'YYYY-MM-DD' in the proleptic Gregorian
+    calendar with astronomical years (0000 is 1 BC, -0001 is 2 BC): years
+    below 1 are moved up by whole 400-year cycles of 146097 days."""
+    m = re.fullmatch(r"(-?\d{4,})-(\d{2})-(\d{2})", s)
+    year, month, day = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    cycles = max(0, (400 - year) // 400)
+    shifted = datetime.date(year + 400 * cycles, month, day)
+    return (shifted - EPOCH_DATE).days - 146097 * cycles
+
+
 def _timestamp_us(s):
     if s in ("infinity", "-infinity"):
         return (1 << 63) - 1 if s == "infinity" else -(1 << 63)
     date, time = s.split(" ")
-    days = (datetime.date.fromisoformat(date) - EPOCH_DATE).days
+    days = date_days(date)
     return days * USECS_PER_DAY + _parse_time(time)
 
 
@@ -211,7 +230,7 @@ def scalar_bytes(name, v):
             return le64((1 << 31) - 1)
         if v == "-infinity":
             return le64(-(1 << 31))
-        return le64((datetime.date.fromisoformat(v) - EPOCH_DATE).days)
+        return le64(date_days(v))
     if fam == 9:
         return le64(_timestamp_us(v))
     if fam == 10:
@@ -283,7 +302,8 @@ def top_form(t, v):
     kind = t[0]
     if kind == "array":
         if isinstance(v, list):
-            v = {"dims": [[len(v), 1]] if v else [], "items": v}
+            lower = t[2] if len(t) > 2 else 1
+            v = {"dims": [[len(v), lower]] if v else [], "items": v}
         out = b"A" + le32(len(v["dims"]))
         for length, lower in v["dims"]:
             out += le32(length) + le32(lower)
@@ -310,7 +330,7 @@ def top_form(t, v):
         if upper is not None:
             out += form(t[1], upper)
         return out
-    if kind == "record":
+    if kind in ("record", "row"):
         out = b"C" + le32(len(t[1]))
         for ct, cv in zip(t[1], v):
             out += b"\x00" if cv is None else b"\x01" + form(ct, cv)

@@ -188,6 +188,15 @@ def main():
     counts["membership probes"] = probes
 
     n = 0
+    for r in rows(directory, "bloom_items.tsv"):
+        f = BloomFilter.from_text(r["text"])
+        check(f.items == int(r["items"]) and f.to_text() == r["text"], "items of " + r["name"])
+        check(min(f.items, (1 << 63) - 1) == int(r["items_added"]), "items_added of " + r["name"])
+        check(f.contains(*values["int8_42"]), "int8_42 in " + r["name"])
+        n += 1
+    counts["item counts"] = n
+
+    n = 0
     for r in rows(directory, "cms_columns.tsv"):
         got = cms_columns(values[r["id"]][2], int(r["w"]), int(r["d"]), int(r["copies"]),
                           int(r["seed"]) & ((1 << 64) - 1))

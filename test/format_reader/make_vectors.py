@@ -105,6 +105,17 @@ VALUES = [
     ("jsonb_order", "'{\"b\":1,\"a\":2,\"aa\":{}}'::jsonb", "jsonb", "{\"b\":1,\"a\":2,\"aa\":{}}"),
     ("jsonb_scalar", "'\"str\"'::jsonb", "jsonb", "\"str\""),
     ("jsonb_array", "'[1,{\"k\":\"v\"}]'::jsonb", "jsonb", "[1,{\"k\":\"v\"}]"),
+    # anonymous records nested in a record or an array: signature "record"
+    ("row_nested_row", "ROW(1::int4, ROW(2::int4, 'a'::text))", "row(int4,row(int4,text))",
+     [1, [2, "a"]]),
+    ("array_rows", "ARRAY[ROW(1::int4, 'a'::text)]", "row(int4,text)[]", [[1, "a"]]),
+    ("row_array_rows", "ROW(ARRAY[ROW(1::int4)])", "row(row(int4)[])", [[[1]]]),
+    # int2vector: an int2 array with lower bound 0
+    ("int2vector_1_2", "'1 2'::int2vector", "int2vector", [1, 2]),
+    # the proleptic Gregorian calendar, astronomical years (0000 = 1 BC)
+    ("date_1bc", "'0001-12-31 BC'::date", "date", "0000-12-31"),
+    ("date_first", "'4714-11-24 BC'::date", "date", "-4713-11-24"),
+    ("date_1582", "'1582-10-05'::date", "date", "1582-10-05"),
 ]
 
 BIG_M = 5999689301   # prime; 2^64 mod m and 2^64 mod (m - 1) are large
@@ -175,6 +186,11 @@ FIT_FILTERS = [
 # states longer than this are written as md5: and the md5 of their text
 FIT_STATE_INLINE = 2000
 
+# bloom_info(f).items_added of filters whose item count is near the top:
+# the stored count saturates at 2^64 - 1, the bigint column stops at 2^63 - 1
+ITEM_COUNTS = [("one", 1), ("largest_bigint", (1 << 63) - 1), ("past_bigint", 1 << 63),
+               ("saturated", (1 << 64) - 1)]
+
 # w, d, copies, seed
 CMS_SHAPES = [(101, 4, 1, 0), (53, 5, 2, 7), (2, 2, 1, 0), (1009, 7, 3, -5)]
 
@@ -223,6 +239,15 @@ def main():
                 bf.add(family, tag, data)
             f.write("\t".join([name, scheme, str(m), str(k), str(seed), ",".join(ids),
                                bf.to_bytes().hex(), bf.to_text()]) + "\n")
+
+    with open(os.path.join(OUT, "bloom_items.tsv"), "w") as f:
+        f.write("name\titems\titems_added\ttext\n")
+        for name, items in ITEM_COUNTS:
+            bf = BloomFilter("double", 53, 3, 7)
+            bf.add(*canon["int8_42"][:3])
+            bf.items = items
+            f.write("\t".join([name, str(items), str(min(items, (1 << 63) - 1)),
+                               bf.to_text()]) + "\n")
 
     with open(os.path.join(OUT, "fit_filters.tsv"), "w", encoding="utf-8") as f:
         f.write("name\tfpr\tmax_bits\tvalues\tsql\tstate\ttext\n")
