@@ -616,13 +616,18 @@ END
 $$;
 COMMENT ON FUNCTION bloomsketch_citext_overloads(boolean) IS
 	'adds (true) or removes (false) the overloads of bloom_agg, cms_agg, bloom_fit_agg and topk_agg that refuse citext; adding does nothing without the citext extension';
+-- It runs as bloomsketch's owner: no other user may call it (and so remove
+-- the guards); the event trigger below, which no one can call directly,
+-- is its only way in.
+REVOKE EXECUTE ON FUNCTION bloomsketch_citext_overloads(boolean) FROM PUBLIC;
 
--- Runs as the user whose command fired it; the function above runs as
--- bloomsketch's owner.  Before a DROP that could take citext the overloads
--- go, and after it, or after CREATE EXTENSION, they come back if citext is
--- there.
+-- Fired by any user's DDL (citext is a trusted extension, so a user without
+-- superuser rights may create or drop it), it runs as bloomsketch's owner
+-- too, to call the function above.  Before a DROP that could take citext
+-- the overloads go, and after it, or after CREATE EXTENSION, they come back
+-- if citext is there.
 CREATE FUNCTION bloomsketch_citext_trigger() RETURNS event_trigger
-	LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+	LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	nsp text;
