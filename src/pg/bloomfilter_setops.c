@@ -69,6 +69,7 @@ merge_in_place(FunctionCallInfo fcinfo, MergeInto merge)
 {
 	bs_bloom   *other;
 	bs_bloom   *state;
+	uint8		version;
 
 	/* NULL filters are skipped; the first one, read, becomes the state */
 	if (PG_ARGISNULL(1))
@@ -85,8 +86,7 @@ merge_in_place(FunctionCallInfo fcinfo, MergeInto merge)
 	other = (bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
 	state = (bs_bloom *) bs_merge_state_arg(fcinfo);
 
-	uint8		version = check_combinable_or_error(state, other);
-
+	version = check_combinable_or_error(state, other);
 	if (state->bits != other->bits)
 		PG_RETURN_POINTER(combine_sizes(state, other, merge));
 	merge(state, other);
