@@ -84,6 +84,12 @@ struct varlena *bs_merge_state_arg(FunctionCallInfo fcinfo);
 /* A zeroed, empty filter of the scheme, m bits and k hashes in the given context. */
 bs_bloom   *bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits,
 						   uint32 hashes, uint64 seed);
+/*
+ * The same, with its bit array on a cache-line boundary inside a larger
+ * chunk: never pfree it, its context frees it.
+ */
+bs_bloom   *bs_bloom_alloc_line_aligned(MemoryContext context, uint8 scheme, uint64 bits,
+										uint32 hashes, uint64 seed);
 /* Size a filter of the scheme for capacity/fpr (bs_scheme_sizing.h), raising 22023 or 54000. */
 void		bs_size_or_error(uint8 scheme, int64 capacity, double fpr, uint64 *bits,
 							 uint32 *hashes);
