@@ -256,7 +256,7 @@ SELECT round(0.001 * sum(cms_total(sketch))) AS event_bound FROM kind_sketches \
 
 -- ---------------------------------------------------------------------------
 \echo
-\echo '== 5. The blocked scheme: speed on a filter larger than the CPU cache =========='
+\echo '== 5. The blocked scheme: speed on a 12 MB filter =============================='
 \echo 'One filter of capacity 10,000,000 at 1% (12 MB) built from 1,000,000 ids, then'
 \echo 'probed with 1,000,000 ids (half of them members), once with the default scheme'
 \echo '(double) and once with scheme => blocked, which keeps the bits of a value in'
