@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The demonstration: installs what is missing, builds and installs bloomsketch,
 # starts a throwaway PostgreSQL 15 server and runs scripts/demo.sql on it.
-# Generates a 3,000,000-event log, so give it a minute or two.
+# scripts/demo.sql itself needs only a server with the extension installed.
 source "$(dirname "$0")/lib.sh"
 bs_require_root "$@"
 bs_install_packages

@@ -162,6 +162,36 @@ fi
 passed=$((passed + r_ok))
 failed=$((failed + r_failed))
 
+# The demo must run on any server with the extension and leave nothing
+# behind: its schema is gone afterwards and a user's table of the same name
+# as one of its own (events) is untouched.  In a database of its own, so that
+# the extension it creates does not stay behind for the later checks.
+bs_log "scripts/demo.sql runs in its own schema and leaves user tables alone"
+demo_problem=
+"$PG_BIN/dropdb" --if-exists bs_demo >/dev/null 2>&1 || true
+"$PG_BIN/createdb" bs_demo >"$BS_ROOT/test/demo.out" 2>&1 || demo_problem="could not create the database bs_demo"
+[ -n "$demo_problem" ] || $PG_BIN/psql -X -q -d bs_demo -v ON_ERROR_STOP=1 -c "CREATE TABLE public.events (note text);
+	INSERT INTO public.events VALUES ('belongs to the user');" >>"$BS_ROOT/test/demo.out" 2>&1 ||
+	demo_problem="could not create public.events"
+if [ -z "$demo_problem" ] && ! $PG_BIN/psql -X -d bs_demo -v ON_ERROR_STOP=1 -f "$BS_ROOT/scripts/demo.sql" >>"$BS_ROOT/test/demo.out" 2>&1; then
+	demo_problem="psql -f scripts/demo.sql failed"
+fi
+if [ -z "$demo_problem" ]; then
+	leftovers=$($PG_BIN/psql -X -At -d bs_demo -c "SELECT count(*) FROM pg_namespace WHERE nspname = 'bloomsketch_demo'" 2>&1)
+	user_rows=$($PG_BIN/psql -X -At -d bs_demo -c "SELECT string_agg(note, ',') FROM public.events" 2>&1)
+	if [ "$leftovers" != 0 ]; then
+		demo_problem="schema bloomsketch_demo left behind ($leftovers)"
+	elif [ "$user_rows" != "belongs to the user" ]; then
+		demo_problem="public.events changed: $user_rows"
+	fi
+fi
+"$PG_BIN/dropdb" --if-exists bs_demo >/dev/null 2>&1 || true
+if [ -z "$demo_problem" ]; then
+	passed=$((passed + 1)); echo "ok     scripts/demo.sql in its own schema, public.events untouched (test/demo.out)"
+else
+	failed=$((failed + 1)); echo "FAILED scripts/demo.sql: $demo_problem"; tail -20 "$BS_ROOT/test/demo.out"
+fi
+
 bs_log "dump/restore and COPY round trips"
 if PG_BIN=$PG_BIN bash "$BS_ROOT/test/dump_restore.sh" >"$BS_ROOT/test/dump.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     dump/restore and COPY round trips"
