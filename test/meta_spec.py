@@ -24,7 +24,8 @@ The spec's rules checked here:
   ("0", a version, or comma-separated "op version" with op in
   ==, !=, <, <=, >, >=).
 And the couplings with the tree:
-- version equals bloomsketch.control's default_version and the top heading
+- version equals bloomsketch.control's default_version, the version in
+  src/pg/pg_compat.h's PG_MODULE_MAGIC_EXT and the top heading
   of CHANGELOG.md; while that heading says "unreleased", release_status is
   testing or unstable, and only then may the maintainer or a resource be a
   placeholder (a maintainer naming "placeholder", a URL on the reserved
@@ -193,6 +194,11 @@ def check_tree(meta, root, c):
     default = re.search(r"^default_version\s*=\s*'([^']*)'", control, re.MULTILINE)
     c.require(default and default.group(1) == version,
               f"bloomsketch.control default_version {default and default.group(1)!r} != META version {version!r}")
+    magic = re.search(r'PG_MODULE_MAGIC_EXT\(.*\.version = "([^"]*)"',
+                      (root / "src/pg/pg_compat.h").read_text(encoding="utf-8"))
+    c.require(magic and magic.group(1) == version,
+              f"src/pg/pg_compat.h's PG_MODULE_MAGIC_EXT version {magic and magic.group(1)!r} "
+              f"!= META version {version!r}")
     for ext, entry in meta.get("provides", {}).items():
         for key in ("file", "docfile"):
             if key in entry:
