@@ -2,7 +2,9 @@
 -- each type's input function comment names the text form, with its format
 -- version, that the type's output writes today for a freshly built value.
 -- (test/type_count_words.py checks the count of types in files and docs.)
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS bloomsketch;
+RESET client_min_messages;
 
 -- the sketch types: base types of the extension with a C input function
 -- (bloomsketch_literal borrows text's and has no format of its own)
