@@ -4,7 +4,7 @@
 # and sqlsmith, builds and installs the extension, then runs
 #   1. the libFuzzer targets of the pure C core (test/fuzz, make run),
 #   2. the server-side mutation fuzz of the input paths (test/mutation_fuzz.sh),
-#   3. sqlsmith over tables of both types (test/sqlsmith.sh),
+#   3. sqlsmith over tables of the three types (test/sqlsmith.sh),
 # the last two against a throwaway server, and prints a summary ending in
 # "N passed, N failed, N skipped"; exits non-zero on any finding or server
 # crash.  A part whose packages this Debian release lacks is skipped, and says

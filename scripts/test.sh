@@ -127,6 +127,20 @@ else
 	failed=$((failed + 1)); echo "FAILED format test vectors"; tail -20 "$BS_ROOT/test/vectors.out"
 fi
 
+bs_log "META.json against the PGXN Meta Spec, CHANGELOG, README and debian/control"
+if python3 "$BS_ROOT/test/meta_spec.py" "$BS_ROOT" >"$BS_ROOT/test/meta.out" 2>&1; then
+	passed=$((passed + 1)); echo "ok     META.json: $(tail -1 "$BS_ROOT/test/meta.out")"
+else
+	failed=$((failed + 1)); echo "FAILED META.json"; tail -20 "$BS_ROOT/test/meta.out"
+fi
+
+bs_log "no comment, doc or metadata counts the types wrong"
+if python3 "$BS_ROOT/test/type_count_words.py" "$BS_ROOT" >"$BS_ROOT/test/type_words.out" 2>&1; then
+	passed=$((passed + 1)); echo "ok     type count in words: $(tail -1 "$BS_ROOT/test/type_words.out")"
+else
+	failed=$((failed + 1)); echo "FAILED type count in words"; tail -20 "$BS_ROOT/test/type_words.out"
+fi
+
 bs_log "exact-analysis accuracy tests (a few minutes)"
 if make -C "$BS_ROOT/test" -s analysis >"$BS_ROOT/test/analysis.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     exact-analysis accuracy tests: $(tail -1 "$BS_ROOT/test/analysis.out")"

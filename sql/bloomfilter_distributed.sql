@@ -1,6 +1,6 @@
--- The way a distributed engine runs the aggregates of both types: partial
--- states per shard, shipped as text, bytea or binary COPY, combined on the
--- coordinator; partitionwise aggregation over a partitioned table; and the
+-- The way a distributed engine runs the aggregates of filters and sketches:
+-- partial states per shard, shipped as text, bytea or binary COPY, combined on
+-- the coordinator; partitionwise aggregation over a partitioned table; and the
 -- merge aggregates under a parallel plan.  All give the bytes of the value
 -- built on the whole table in one pass.
 CREATE EXTENSION IF NOT EXISTS bloomsketch;

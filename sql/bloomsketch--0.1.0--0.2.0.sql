@@ -3,6 +3,12 @@
 
 -- Format version 2 hashes text as UTF-8 and structured values element by
 -- element; the C library reads both versions, so no stored value changes.
+-- The input functions' comments name the text form the output now writes
+-- (extension_metadata checks them against a freshly built value).
+COMMENT ON FUNCTION bloomfilter_in(cstring) IS
+	'text input of bloomfilter: bloom:v2:<scheme>:<family>:k=..:m=..:seed=..:items=..:<base64 bits> (v1 is read too)';
+COMMENT ON FUNCTION cmsketch_in(cstring) IS
+	'text input of cmsketch: cms:v2:<family>:w=..:d=..:copies=..:seed=..:total=..:<base64 counters> (v1 is read too)';
 
 -- An untyped literal ('alice') needs an overload of its own, since
 -- anyelement cannot resolve an unknown-type literal.  0.1.0 gave it text

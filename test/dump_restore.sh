@@ -5,7 +5,7 @@
 # text, csv and binary.  Every value must come back byte for byte: the md5 of
 # each value's serialized form (::bytea) is compared row by row.
 #
-# The tables hold both types in several sizes, every value family, every
+# The tables hold the three types in several sizes, every value family, every
 # probing scheme, NULLs, arrays of them, small values stored inline, sparse
 # values that TOAST compresses and dense ones that it stores uncompressed out
 # of line.
@@ -77,7 +77,7 @@ INSERT INTO sketches (id, what, t) VALUES
 	(94, 'topk other (inet)', (SELECT topk_agg(('10.0.0.' || i % 7)::inet, 4) FROM generate_series(1, 100) i)),
 	(95, 'topk 100000 counters (out of line)', (SELECT topk_agg(i, 100000) FROM generate_series(1, 60000) i));
 
--- Both types in one row, and NULLs.
+-- A filter and a sketch in one row, and NULLs.
 INSERT INTO sketches VALUES
 	(60, 'both', (SELECT bloom_agg(i, 100) FROM generate_series(1, 50) i),
 		(SELECT cms_agg(i) FROM generate_series(1, 50) i)),
@@ -97,7 +97,7 @@ INSERT INTO sketches VALUES
 	(82, 'large dense, blocked', (SELECT bloom_agg(i, 1000000, 0.001, 'blocked') FROM generate_series(1, 1000000) i),
 		NULL);
 
--- Arrays of both types (their text form nests the values' text forms).
+-- Arrays of filters and of sketches (their text form nests the values' text forms).
 CREATE TABLE arrays (id int PRIMARY KEY, fs bloomfilter[], cs cmsketch[]);
 INSERT INTO arrays
 SELECT 1, array_agg(f ORDER BY id) FILTER (WHERE id < 30), array_agg(c ORDER BY id) FILTER (WHERE id BETWEEN 40 AND 49)

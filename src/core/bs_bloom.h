@@ -99,7 +99,10 @@ typedef enum bs_family
 	BS_FAMILY_DATE = 8,
 	BS_FAMILY_TIMESTAMP = 9,
 	BS_FAMILY_TIMESTAMPTZ = 10,
-	BS_FAMILY_OTHER = 11		/* any other type, through its binary send form */
+	BS_FAMILY_OTHER = 11		/* arrays, ranges, composites, jsonb, time, interval,
+								 * inet, macaddr: each in a canonical form of its own
+								 * (docs/values.md); version 1 hashed every type outside
+								 * the families above through its binary send form */
 } bs_family;
 #define BS_FAMILY_LAST BS_FAMILY_OTHER
 

@@ -66,7 +66,7 @@ bs_status	bs_bloom_load_text(bs_bloom *filter, const bs_bloom_params *params,
 							   const char *payload, size_t payload_length,
 							   bs_error *err);
 
-/* The forms, for code that reads and writes either type (bs_codec_util.h). */
+/* The forms, for code that reads and writes any type (bs_codec_util.h). */
 extern const bs_form bs_bloom_form;
 
 #endif							/* BS_BLOOM_CODEC_H */

@@ -99,7 +99,7 @@ bs_cms_probe_init(bs_cms_probe *probe, uint32_t width, uint32_t depth,
  * further: for every value, the step j*b takes d distinct values mod w, so
  * no value's column sequence is constant (b = 0 would make x share all its d
  * columns with every z having a_z = a_x and b_z = 0), and the mapping is the
- * very one the Bloom filter uses, so both types probe alike.  The price is
+ * very one the Bloom filter uses, so filters and sketches probe alike.  The price is
  * that Pr(a_z = a_x and b_z = b_x) is 1/(w (w - 1)) instead of KM's 1/w^2;
  * bs_cms_failure_bound and the sizing below carry that factor.
  *

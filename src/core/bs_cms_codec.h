@@ -92,7 +92,7 @@ bs_status	bs_cms_load_text(bs_cms *cms, const bs_cms_params *params,
 							 const char *payload, size_t payload_length,
 							 bs_error *err);
 
-/* The forms, for code that reads and writes either type (bs_codec_util.h). */
+/* The forms, for code that reads and writes any type (bs_codec_util.h). */
 extern const bs_form bs_cms_form;
 
 #endif							/* BS_CMS_CODEC_H */

@@ -1,5 +1,5 @@
 /*
- * bs_codec_util.c — what the codecs of both types share (bs_codec_util.h).
+ * bs_codec_util.c — what the codecs of the three types share (bs_codec_util.h).
  */
 #include "bs_codec_util.h"
 

@@ -1,12 +1,13 @@
 /*
- * bs_codec_util.h — what the codecs of both types share: little-endian loads
+ * bs_codec_util.h — what the codecs of the three types share: little-endian loads
  * and stores, the header checks and length checks that differ only in the
  * type's name, the framing of the text forms (colon-separated header fields,
  * then the base64 payload) and the strict parsers of their fields.
  *
- * Both types are a header followed by an array of 64-bit words (a filter's
- * bits, a sketch's counters), stored little-endian; the helpers below take
- * the type's name ("bloomfilter", "cmsketch") for their messages.
+ * A filter and a sketch are a header followed by an array of 64-bit words
+ * (its bits, its counters), a summary a header followed by its entries, all
+ * stored little-endian; the helpers below take the type's name
+ * ("bloomfilter", "cmsketch", "topksketch") for their messages.
  */
 #ifndef BS_CODEC_UTIL_H
 #define BS_CODEC_UTIL_H
@@ -169,8 +170,8 @@ bs_status	bs_form_decode_header(const bs_form *form, const uint8_t *in, size_t l
 								  void *params, bs_error *err);
 
 /*
- * Parse and check the header of a text form, in the order of checks both
- * types share; its base64 words start at *payload_offset.
+ * Parse and check the header of a text form, in the order of checks the
+ * filter's and the sketch's text forms share; its base64 words start at *payload_offset.
  */
 bs_status	bs_form_parse_text_header(const bs_form *form, const char *text,
 									  size_t length, void *params,

@@ -1,6 +1,6 @@
 /*
- * bs_combine.c — checks and results of combining two values, alike for both
- * types (bs_combine.h).
+ * bs_combine.c — checks and results of combining two values, alike for the
+ * three types (bs_combine.h).
  */
 #include "bs_combine.h"
 

@@ -40,7 +40,7 @@ bs_status	bs_hint(bs_error *err, bs_status status, const char *hint);
 /*
  * The same with a message that names the value's type: message_format holds
  * one %s, which type_name fills ("unsupported %s format version"), so that
- * checks both types make alike are written once.
+ * checks the types make alike are written once.
  */
 bs_status	bs_fail_typed(bs_error *err, bs_status status, const char *message_format,
 						  const char *type_name, const char *detail_format,...)

@@ -8,7 +8,7 @@
 
 #include "../core/bs_analysis.h"
 
-PG_MODULE_MAGIC;
+BS_MODULE_MAGIC;
 
 /* The core's long loops poll this, so a long computation can be cancelled. */
 static void

@@ -37,7 +37,7 @@ pg_noreturn void bs_report_arith(const bs_error *err);
 /* XX001 for a stored value whose header does not match its size. */
 pg_noreturn void bs_report_corrupt(const bs_error *err);
 
-/* ---- what both types share (sketch_io.c, sketch_compare.c, sketch_agg.c) ---- */
+/* ---- what the types share (sketch_io.c, sketch_compare.c, sketch_agg.c) ---- */
 
 /*
  * A zeroed value of `size` bytes, its length word set, in the given context;

@@ -26,6 +26,17 @@
 #endif
 
 /*
+ * The magic block.  PostgreSQL 18's PG_MODULE_MAGIC_EXT also records the
+ * module's name and version, which pg_get_loaded_modules() shows; the
+ * version is the extension's default_version (test/meta_spec.py checks).
+ */
+#ifdef PG_MODULE_MAGIC_EXT
+#define BS_MODULE_MAGIC PG_MODULE_MAGIC_EXT(.name = "bloomsketch", .version = "0.2.0")
+#else
+#define BS_MODULE_MAGIC PG_MODULE_MAGIC
+#endif
+
+/*
  * Export only what the server looks up: the entry points, the magic block and
  * _PG_init.  The Makefile compiles with -fvisibility=hidden; PostgreSQL 16
  * and later mark those symbols visible themselves (PGDLLEXPORT), and here 15

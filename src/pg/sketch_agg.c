@@ -1,7 +1,7 @@
 /*
  * sketch_agg.c — the state of the aggregates that merge values in place
  * (bloom_union_agg, bloom_intersect_agg, cms_merge_agg, and the combine
- * functions of bloom_agg and cms_agg), alike for both types.
+ * functions of bloom_agg and cms_agg), alike for filters and sketches.
  */
 #include "bloomsketch.h"
 

@@ -1,6 +1,6 @@
 /*
  * sketch_compare.c — the equality, ordering and hashing behind GROUP BY,
- * DISTINCT and UNION, alike for both types: each type supplies only how two
+ * DISTINCT and UNION, alike for the three types: each type supplies only how two
  * values are ordered.
  */
 #include "bloomsketch.h"
