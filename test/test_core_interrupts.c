@@ -249,6 +249,25 @@ test_base64_loops(void)
 	free(text);
 }
 
+/* Copies and zeroing of values (a filter of hundreds of MB) poll per stretch. */
+static void
+test_copy_loops(void)
+{
+	size_t		n = 8 * ITEMS;
+	uint8_t    *from = xcalloc(n);
+	uint8_t    *to = xcalloc(n);
+
+	from[n - 1] = 7;
+	start_counting();
+	bs_copy_polled(to, from, n);
+	CHECKF(polled_enough(ITEMS) && to[n - 1] == 7, "copy of a value polled %ld times", polls);
+	start_counting();
+	bs_copy_polled(to, NULL, n);
+	CHECKF(polled_enough(ITEMS) && to[n - 1] == 0, "zeroing of a value polled %ld times", polls);
+	free(from);
+	free(to);
+}
+
 /*
  * A request beyond the space lower bound, n log2(1/fpr) bits, is refused
  * before any search: no poll at all, in every scheme and in the exact and
@@ -299,6 +318,7 @@ test_interrupts(void)
 	test_bloom_loops();
 	test_cms_loops();
 	test_base64_loops();
+	test_copy_loops();
 	test_hopeless_sizing();
 	printf("interrupt polls: %lu checks\n", checks_run - before);
 }
