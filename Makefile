@@ -5,7 +5,7 @@ EXTENSION = bloomsketch
 MODULE_big = bloomsketch
 DATA = sql/bloomsketch--0.1.0.sql sql/bloomsketch--0.1.0--0.2.0.sql
 
-CORE_OBJS = src/core/bs_error.o src/core/bs_primes.o src/core/bs_base64.o src/core/bs_codec_util.o \
+CORE_OBJS = src/core/bs_error.o src/core/bs_poll.o src/core/bs_primes.o src/core/bs_base64.o src/core/bs_codec_util.o \
 	src/core/bs_bloom.o src/core/bs_probe_other.o src/core/bs_scheme.o \
 	src/core/bs_bloom_merge.o src/core/bs_bloom_codec.o \
 	src/core/bs_estimate.o src/core/bs_analysis.o src/core/bs_analysis_work.o \

@@ -12,6 +12,8 @@
 #include "bs_cms_codec.h"
 #include "bs_fit_state.h"
 #include "bs_sizing.h"
+#include "bs_topk_codec.h"
+#include "bs_topk_table.h"
 
 static long polls;
 
@@ -249,6 +251,71 @@ test_base64_loops(void)
 	free(text);
 }
 
+/* Copies and zeroing of values (a filter of hundreds of MB) poll per stretch. */
+static void
+test_copy_loops(void)
+{
+	size_t		n = 8 * ITEMS;
+	uint8_t    *from = xcalloc(n);
+	uint8_t    *to = xcalloc(n);
+
+	from[n - 1] = 7;
+	start_counting();
+	bs_copy_polled(to, from, n);
+	CHECKF(polled_enough(ITEMS) && to[n - 1] == 7, "copy of a value polled %ld times", polls);
+	start_counting();
+	bs_copy_polled(to, NULL, n);
+	CHECKF(polled_enough(ITEMS) && to[n - 1] == 0, "zeroing of a value polled %ld times", polls);
+	free(from);
+	free(to);
+}
+
+static const bs_topk_allocator topk_memory = {bs_topk_malloc_alloc, bs_topk_malloc_free,
+NULL, NULL};
+
+/*
+ * Writing a summary of n values sorts them by key, then writes them: the
+ * sort's runs and each of its log2(n / stride) merge passes move all n, and
+ * each must poll once per stride as the writing does.
+ */
+static void
+test_topk_write(void)
+{
+	const uint32_t n = 8 * BS_POLL_STRIDE;
+	bs_topk_table table;
+	bs_topk    *flat;
+	bs_error	err;
+	uint64_t	bytes;
+	bool		inserted;
+	bool		all_counted = true;
+
+	CHECK(bs_topk_table_init(&table, n, &topk_memory, &err) == BS_OK);
+	table.family = BS_FAMILY_INTEGER;
+	for (uint32_t i = 0; i < n; i++)
+	{
+		uint8_t		key[8];
+		bs_topk_slot *slot;
+
+		/* keys in no order, so that the sort has work to do */
+		bs_store_le64(key, mix(i));
+		slot = bs_topk_table_count(&table, key, 8, bs_topk_hash(key, 8), &inserted, &err);
+		all_counted &= slot != NULL && inserted;
+		if (slot != NULL)
+			slot->text_kind = BS_TOPK_TEXT_KEY;
+	}
+	CHECKF(all_counted, "topk: %u distinct values counted", n);
+	CHECK(bs_topk_table_flat_bytes(&table, &bytes, &err) == BS_OK);
+	flat = xcalloc(bytes);
+	flat->length_word = (int32_t) bytes;
+	start_counting();
+	CHECK(bs_topk_table_write(&table, flat, &err) == BS_OK);
+	/* runs, 3 merge passes, writing */
+	CHECKF(polled_enough((uint64_t) n * 5), "topk: writing %u values polled %ld times", n, polls);
+	CHECK_STATUS(bs_topk_validate(flat, bytes, &err), BS_OK, &err);
+	free(flat);
+	bs_topk_table_destroy(&table);
+}
+
 /*
  * A request beyond the space lower bound, n log2(1/fpr) bits, is refused
  * before any search: no poll at all, in every scheme and in the exact and
@@ -299,6 +366,8 @@ test_interrupts(void)
 	test_bloom_loops();
 	test_cms_loops();
 	test_base64_loops();
+	test_copy_loops();
+	test_topk_write();
 	test_hopeless_sizing();
 	printf("interrupt polls: %lu checks\n", checks_run - before);
 }

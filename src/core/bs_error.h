@@ -88,4 +88,10 @@ bs_poll_stretch(uint64_t from, uint64_t count)
 	return count - from > BS_POLL_STRIDE ? from + BS_POLL_STRIDE : count;
 }
 
+/*
+ * Copy bytes from src to dst, or zero them when src is NULL, polling for
+ * interrupts before each stretch of BS_POLL_STRIDE words.
+ */
+void		bs_copy_polled(void *dst, const void *src, size_t bytes);
+
 #endif							/* BS_ERROR_H */

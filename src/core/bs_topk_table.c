@@ -421,18 +421,81 @@ compare_slot_keys(const void *a, const void *b)
 							   y->key_length);
 }
 
+/* Merge the sorted runs from[lo, mid) and from[mid, hi) into to[lo, hi). */
+static void
+merge_runs(const bs_topk_slot **from, const bs_topk_slot **to, size_t lo, size_t mid,
+		   size_t hi)
+{
+	size_t		i = lo;
+	size_t		j = mid;
+
+	for (size_t k = lo; k < hi; k++)
+	{
+		bs_poll_at(k);
+		if (j >= hi || (i < mid && compare_slot_keys(&from[i], &from[j]) < 0))
+			to[k] = from[i++];
+		else
+			to[k] = from[j++];
+	}
+}
+
+/*
+ * Sort slot pointers by key, polling for interrupts: qsort cannot poll (a
+ * poll that longjmps out of it would leak the buffer glibc's qsort may
+ * malloc), so it sorts runs of BS_POLL_STRIDE pointers, and merge passes
+ * that poll per stride join them.  Keys are distinct, so the order is the
+ * one a single qsort gives.
+ */
+static bs_status
+sort_by_key(bs_topk_table *table, const bs_topk_slot **order, size_t count, bs_error *err)
+{
+	const bs_topk_slot **from = order;
+	const bs_topk_slot **to;
+	const bs_topk_slot **spare;
+
+	for (size_t lo = 0; lo < count; lo += BS_POLL_STRIDE)
+	{
+		bs_poll_interrupts();
+		qsort(order + lo, count - lo < BS_POLL_STRIDE ? count - lo : BS_POLL_STRIDE,
+			  sizeof(order[0]), compare_slot_keys);
+	}
+	if (count <= BS_POLL_STRIDE)
+		return BS_OK;
+	spare = bs_topk_alloc(table, sizeof(order[0]) * count);
+	if (spare == NULL)
+		return bs_topk_out_of_memory(err, sizeof(order[0]) * (uint64_t) count);
+	to = spare;
+	for (size_t width = BS_POLL_STRIDE; width < count; width *= 2)
+	{
+		const bs_topk_slot **done = to;
+
+		for (size_t lo = 0; lo < count; lo += 2 * width)
+			merge_runs(from, to, lo, count - lo < width ? count : lo + width,
+					   count - lo < 2 * width ? count : lo + 2 * width);
+		to = from;
+		from = done;
+	}
+	if (from != order)
+		bs_copy_polled(order, from, sizeof(order[0]) * count);
+	bs_topk_free(table, spare);
+	return BS_OK;
+}
+
 bs_status
 bs_topk_table_write(bs_topk_table *table, bs_topk *out, bs_error *err)
 {
 	const bs_topk_slot **order = (const bs_topk_slot **) scratch(table);
 	uint64_t	offset = 0;
+	bs_status	status;
 
 	_Static_assert(sizeof(bs_topk_slot *) <= sizeof(uint64_t), "scratch holds slot pointers");
 	if (order == NULL)
 		return bs_topk_out_of_memory(err, sizeof(uint64_t) * (uint64_t) table->allocated);
 	for (uint32_t i = 0; i < table->used; i++)
 		order[i] = &table->slots[i];
-	qsort(order, table->used, sizeof(order[0]), compare_slot_keys);
+	status = sort_by_key(table, order, table->used, err);
+	if (status != BS_OK)
+		return status;
 	out->version = table->version;
 	out->family = table->family;
 	out->type_tag = table->type_tag;

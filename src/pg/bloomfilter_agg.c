@@ -204,7 +204,7 @@ pipelined_flatten_into(ExpandedObjectHeader *header, void *result, Size allocate
 			 allocated_size, VARSIZE(state->filter));
 	/* fresh memory (the final function's copy): mapped in 2 MB faults, not 4 kB */
 	bs_advise_huge_pages(result, allocated_size);
-	memcpy(result, state->filter, allocated_size);
+	bs_copy_polled(result, state->filter, allocated_size);
 }
 
 static const ExpandedObjectMethods pipelined_methods = {
@@ -380,7 +380,7 @@ Datum
 bloom_agg_final(PG_FUNCTION_ARGS)
 {
 	/* detoasting flattens a pipelined state (pipelined_flatten_into) */
-	bs_bloom   *filter = (bs_bloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	bs_bloom   *filter = (bs_bloom *) bs_detoast_copy(PG_GETARG_DATUM(0));
 
 	bs_bloom_refuse_partial(filter);
 	PG_RETURN_POINTER(filter);

@@ -310,7 +310,7 @@ fit_result(const bs_bloom *head, double fpr, uint64 ceiling, const uint64 *pairs
 	if (ceiling_bits != NULL)
 	{
 		work = palloc_extended(ceiling / 8, MCXT_ALLOC_HUGE);
-		bs_fit_copy_words(work, ceiling_bits, ceiling / 64);
+		bs_copy_polled(work, ceiling_bits, ceiling / 8);
 		chosen = bs_fit_fold_to_rate(work, ceiling, hashes, fpr, &met);
 	}
 	else
@@ -326,7 +326,7 @@ fit_result(const bs_bloom *head, double fpr, uint64 ceiling, const uint64 *pairs
 		}
 	}
 	result = bs_bloom_alloc(CurrentMemoryContext, BS_SCHEME_FIT, chosen, hashes, head->seed);
-	bs_fit_copy_words(result->words, work, bs_bloom_word_count(chosen));
+	bs_copy_polled(result->words, work, 8 * bs_bloom_word_count(chosen));
 	pfree(work);
 	result->version = head->version;
 	result->family = head->family;

@@ -127,7 +127,7 @@ bloom_add(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 
 	cache = probe_cache(fcinfo, 1);
-	filter = ((bs_bloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+	filter = ((bs_bloom *) bs_detoast_copy(PG_GETARG_DATUM(0)));
 	check_shape_or_error((struct varlena *) filter);
 	canonical_bytes(&cache->kind, PG_GETARG_DATUM(1), &bytes);
 	adopt_family(filter, &cache->kind);

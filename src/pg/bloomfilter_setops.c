@@ -46,7 +46,7 @@ combine_sizes(const bs_bloom *a, const bs_bloom *b, MergeInto merge)
 static Datum
 merge_copy(FunctionCallInfo fcinfo, MergeInto merge)
 {
-	bs_bloom   *result = ((bs_bloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+	bs_bloom   *result = ((bs_bloom *) bs_detoast_copy(PG_GETARG_DATUM(0)));
 	bs_bloom   *other = ((bs_bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
 
 	uint8		version = check_combinable_or_error(result, other);

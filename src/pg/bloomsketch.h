@@ -45,6 +45,12 @@ pg_noreturn void bs_report_corrupt(const bs_error *err);
  */
 void	   *bs_alloc_value(MemoryContext context, uint64 size, const char *type_name);
 
+/*
+ * A private, writable copy of a sketch argument (PG_DETOAST_DATUM_COPY), whose
+ * copy of a plain value polls for interrupts: filters reach hundreds of MB.
+ */
+struct varlena *bs_detoast_copy(Datum value);
+
 /* Transparent huge pages for a large value not yet touched (huge_pages.c). */
 void		bs_advise_huge_pages(void *start, Size size);
 

@@ -174,7 +174,7 @@ cms_add(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 
 	cache = cms_cache(fcinfo, 1);
-	cms = ((bs_cms *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+	cms = ((bs_cms *) bs_detoast_copy(PG_GETARG_DATUM(0)));
 	bs_cms_check_shape_or_error(cms);
 	cms_add_value(cms, cms_probe_for(&cache->probe, &cache->probe_ready, cms),
 				  &cache->kind, PG_GETARG_DATUM(1), PG_GETARG_INT64(2), false);
@@ -231,7 +231,7 @@ cms_inner_product(PG_FUNCTION_ARGS)
 	bs_cms_check_shape_or_error(b);
 	if (bs_align_hash_version(&version, a->family, b->version, b->family) != 0)
 	{
-		a = (bs_cms *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+		a = (bs_cms *) bs_detoast_copy(PG_GETARG_DATUM(0));
 		a->version = version;
 	}
 	if (bs_cms_inner_product(a, b, &product, &err) != BS_OK)
@@ -286,7 +286,7 @@ typedef bs_status (*CmsMergeInto) (bs_cms *into, const bs_cms *other, bs_error *
 static Datum
 merge_copy(FunctionCallInfo fcinfo, CmsMergeInto merge)
 {
-	bs_cms	   *result = ((bs_cms *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+	bs_cms	   *result = ((bs_cms *) bs_detoast_copy(PG_GETARG_DATUM(0)));
 	bs_cms	   *other = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
 	bs_error	err;
 	uint8		version;

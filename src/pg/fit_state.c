@@ -102,28 +102,13 @@ bs_fit_merge_tail(FitExpanded *state)
 	state->tail = 0;
 }
 
-void
-bs_fit_copy_words(uint64 *dst, const uint64 *src, uint64 count)
-{
-	for (uint64 i = 0; i < count;)
-	{
-		uint64		end = bs_poll_stretch(i, count);
-
-		if (src != NULL)
-			memcpy(dst + i, src + i, (end - i) * sizeof(uint64));
-		else
-			memset(dst + i, 0, (end - i) * sizeof(uint64));
-		i = end;
-	}
-}
-
 /* The group has outgrown its list: its filter at the ceiling from now on. */
 static void
 switch_to_bits(FitExpanded *state)
 {
 	bs_fit_merge_tail(state);
 	state->bits = MemoryContextAlloc(state->header.eoh_context, state->ceiling / 8);
-	bs_fit_copy_words(state->bits, NULL, state->ceiling / 64);
+	bs_copy_polled(state->bits, NULL, state->ceiling / 8);
 	bs_fit_set_pairs(state->bits, state->ceiling, state->head.hashes, state->pairs,
 					 state->sorted);
 	pfree(state->pairs);
@@ -218,7 +203,7 @@ bs_fit_expand(MemoryContext parent, const bs_bloom *flat)
 	if (bs_fit_state_form(flat) == BS_FIT_FORM_BITS)
 	{
 		state->bits = MemoryContextAlloc(context, state->ceiling / 8);
-		bs_fit_copy_words(state->bits, payload, state->ceiling / 64);
+		bs_copy_polled(state->bits, payload, state->ceiling / 8);
 		return state;
 	}
 	state->sorted = bs_fit_state_count(flat);
@@ -275,7 +260,7 @@ fit_flatten_into(ExpandedObjectHeader *header, void *result, Size allocated_size
 	memcpy(&flat->words[0], &state->fpr, sizeof(double));
 	flat->words[1] = state->ceiling;
 	if (state->bits != NULL)
-		bs_fit_copy_words(flat->words + BS_FIT_PREFIX_WORDS, state->bits, state->ceiling / 64);
+		bs_copy_polled(flat->words + BS_FIT_PREFIX_WORDS, state->bits, state->ceiling / 8);
 	else
 		memcpy(flat->words + BS_FIT_PREFIX_WORDS, state->pairs,
 			   state->sorted * 2 * sizeof(uint64));

@@ -53,12 +53,6 @@ FitExpanded *bs_fit_expand(MemoryContext parent, const bs_bloom *flat);
  */
 void		bs_fit_merge_tail(FitExpanded *state);
 
-/*
- * Copy count words from src to dst, or zero them when src is NULL, polling
- * for interrupts between stretches: a ceiling's bit array is up to 512 MB.
- */
-void		bs_fit_copy_words(uint64 *dst, const uint64 *src, uint64 count);
-
 /* Add one hash pair (its item is counted by the caller). */
 void		bs_fit_add_pair(FitExpanded *state, uint64 h1, uint64 h2);
 

@@ -20,11 +20,11 @@ bs_merge_state_arg(FunctionCallInfo fcinfo)
 	MemoryContext old;
 
 	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		return PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+		return bs_detoast_copy(PG_GETARG_DATUM(0));
 	if (!VARATT_IS_EXTENDED(raw))
 		return raw;
 	old = MemoryContextSwitchTo(aggcontext);
-	state = PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	state = bs_detoast_copy(PG_GETARG_DATUM(0));
 	MemoryContextSwitchTo(old);
 	return state;
 }

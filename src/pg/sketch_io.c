@@ -28,9 +28,24 @@ bs_alloc_value(MemoryContext context, uint64 size, const char *type_name)
 			 (unsigned long long) size);
 	value = MemoryContextAlloc(context, (Size) size);
 	bs_advise_huge_pages(value, (Size) size);
-	memset(value, 0, (Size) size);
+	bs_copy_polled(value, NULL, (Size) size);
 	SET_VARSIZE(value, size);
 	return value;
+}
+
+struct varlena *
+bs_detoast_copy(Datum value)
+{
+	struct varlena *given = (struct varlena *) DatumGetPointer(value);
+	struct varlena *plain = pg_detoast_datum(given);
+	struct varlena *copy;
+
+	/* a value that was TOASTed is already a fresh copy */
+	if (plain != given)
+		return plain;
+	copy = palloc(VARSIZE(plain));
+	bs_copy_polled(copy, plain, VARSIZE(plain));
+	return copy;
 }
 
 void *

@@ -259,5 +259,5 @@ Datum
 topk_agg_final(PG_FUNCTION_ARGS)
 {
 	/* detoasting flattens a state (topksketch_state.c) */
-	PG_RETURN_POINTER(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+	PG_RETURN_POINTER(bs_detoast_copy(PG_GETARG_DATUM(0)));
 }

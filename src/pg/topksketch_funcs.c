@@ -19,12 +19,22 @@ typedef struct ItemList
 	uint32		count;
 } ItemList;
 
-/* Best first: the larger lower bound, then the larger count, then by key. */
+/* Comparisons made by compare_items, so that a long sort polls now and then. */
+static uint64 item_comparisons = 0;
+
+/*
+ * Best first: the larger lower bound, then the larger count, then by key.
+ * Sorting 10^6 entries takes about 2*10^7 comparisons: it polls for
+ * interrupts once per BS_POLL_STRIDE of them (pg_qsort allocates nothing
+ * that a cancel could leak).
+ */
 static int
 compare_items(const void *a, const void *b)
 {
 	const bs_topk_entry *x = a;
 	const bs_topk_entry *y = b;
+
+	bs_poll_at(++item_comparisons);
 
 	if (x->lower != y->lower)
 		return x->lower > y->lower ? -1 : 1;
@@ -44,7 +54,10 @@ item_list(FunctionCallInfo fcinfo)
 	list->count = list->topk->entries;
 	list->entries = palloc(sizeof(bs_topk_entry) * Max(list->count, 1));
 	for (uint32 i = 0; i < list->count; i++)
+	{
+		bs_poll_at(i);
 		bs_topk_read_entry(list->topk, &offset, &list->entries[i]);
+	}
 	qsort(list->entries, list->count, sizeof(bs_topk_entry), compare_items);
 	return list;
 }
@@ -77,6 +90,8 @@ topk_items(PG_FUNCTION_ARGS)
 	list = call->user_fctx;
 	if (call->call_cntr >= list->count)
 		SRF_RETURN_DONE(call);
+	/* one row per call: the caller may not check between rows */
+	bs_poll_interrupts();
 	entry = &list->entries[call->call_cntr];
 	values[0] = bs_topk_entry_text(list->topk, entry);
 	/* the counts of a valid summary are at most its total, a bigint */

@@ -159,7 +159,7 @@ state_flatten_into(ExpandedObjectHeader *header, void *result, Size allocated_si
 	if (allocated_size != VARSIZE(flat))
 		elog(ERROR, "topksketch state flattened into %zu bytes instead of %u",
 			 allocated_size, VARSIZE(flat));
-	memcpy(result, flat, allocated_size);
+	bs_copy_polled(result, flat, allocated_size);
 }
 
 const ExpandedObjectMethods bs_topk_state_methods = {
@@ -173,7 +173,7 @@ bs_topk_state_flatten(TopkState *state)
 	const bs_topk *flat = ensure_flat(state);
 	bs_topk    *copy = palloc(VARSIZE(flat));
 
-	memcpy(copy, flat, VARSIZE(flat));
+	bs_copy_polled(copy, flat, VARSIZE(flat));
 	return copy;
 }
 
