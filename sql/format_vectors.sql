@@ -200,3 +200,13 @@ SELECT r.name, b.filter = r.text AS same_filter,
 	   CASE WHEN r.state LIKE 'md5:%' THEN 'md5:' || md5(b.state) ELSE b.state END = r.state AS same_state,
 	   r.state LIKE 'md5:%' OR bloom_fit_agg_final(r.state::bloomfilter)::text = r.text AS state_finalises
 FROM fv_fit r, LATERAL pg_temp.fit_built(r) b ORDER BY r.name COLLATE "C";
+
+-- unions and intersections of those filters (fit_combined.tsv), across
+-- sizes too: the server must give each line's text, flags included
+CREATE TEMP TABLE fv_fit_combined (name text, op text, lhs text, rhs text, text text);
+\copy fv_fit_combined FROM 'docs/vectors/fit_combined.tsv' (FORMAT csv, DELIMITER E'\t', HEADER true, QUOTE E'\x01')
+SELECT c.name, c.op,
+	   CASE c.op WHEN '|' THEN l.text::bloomfilter | r.text::bloomfilter
+				 ELSE l.text::bloomfilter & r.text::bloomfilter END::text = c.text AS same_text
+FROM fv_fit_combined c JOIN fv_fit l ON l.name = c.lhs JOIN fv_fit r ON r.name = c.rhs
+ORDER BY c.name COLLATE "C";

@@ -28,7 +28,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bloomsketch_reader import (BloomFilter, CountMinSketch, canonical,  # noqa: E402
                                 cms_columns, family_token, positions)
-from fit_reader import FitState, fit_agg, fit_values  # noqa: E402
+from fit_reader import FitState, fit_agg, fit_combine, fit_values  # noqa: E402
 from topk_reader import TopkSketch  # noqa: E402
 from xxh3 import xxh3_64, xxh3_128  # noqa: E402
 
@@ -121,6 +121,23 @@ def check_fit_filters(directory, values):
             check(False, "fit filter %s: %s" % (r["name"], e))
         n += 1
     return n, probes
+
+
+def check_fit_combined(directory):
+    """Unions and intersections of the filters of fit_filters.tsv."""
+    n = 0
+    texts = {r["name"]: r["text"] for r in rows(directory, "fit_filters.tsv")}
+    for r in rows(directory, "fit_combined.tsv"):
+        try:
+            got = fit_combine(BloomFilter.from_text(texts[r["left"]]),
+                              BloomFilter.from_text(texts[r["right"]]), r["op"] == "&")
+            check(got.to_text() == r["text"], "text of fit combination " + r["name"])
+            check(BloomFilter.from_text(r["text"]).to_text() == r["text"],
+                  "fit combination %s read back" % r["name"])
+        except ValueError as e:
+            check(False, "fit combination %s: %s" % (r["name"], e))
+        n += 1
+    return n
 
 
 def check_fit_filter(r, values):
@@ -220,6 +237,7 @@ def main():
     counts["sketches"] = n
 
     counts["fit filters"], counts["fit membership probes"] = check_fit_filters(directory, values)
+    counts["fit combinations"] = check_fit_combined(directory)
     counts["summaries"] = check_topk_summaries(os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "topksketch_v1.tsv"))
     counts["XXH3 hashes against libxxhash"] = check_xxh3_against_library()

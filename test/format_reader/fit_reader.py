@@ -216,3 +216,31 @@ def fit_values_sql(spec, sql_by_id):
     if kind == "int8":
         return "SELECT i::int8 FROM generate_series(%s, %s) i" % (low, high)
     return "SELECT 'v' || i FROM generate_series(%s, %s) i" % (low, high)
+
+
+FIT_MIXED_SIZES = 2
+
+
+def fit_combine(a, b, intersect=False):
+    """The union (or, with intersect, the intersection) of two fit filters
+    as docs/format.md section 5 defines it: the smaller is tiled up to the
+    larger m (bit p of the tiled array is bit p mod m of the smaller), the
+    bits are ORed (ANDed), the items added (saturating) or the smaller kept,
+    the flags ORed, and flag 2 set when the sizes differ."""
+    if (a.scheme, b.scheme) != ("fit", "fit") or a.k != b.k or a.seed != b.seed:
+        raise ValueError("not two fit filters of one k and seed")
+    if a.family and b.family and (a.family, a.tag) != (b.family, b.tag):
+        raise ValueError("fit filters of different families")
+    m = max(a.m, b.m)
+
+    def tiled(f):
+        small = int.from_bytes(f.bits, "little")
+        return sum(small << (i * f.m) for i in range(m // f.m))
+
+    bits = tiled(a) & tiled(b) if intersect else tiled(a) | tiled(b)
+    items = min(a.items, b.items) if intersect else min(a.items + b.items, M64)
+    flags = a.flags | b.flags | (FIT_MIXED_SIZES if a.m != b.m else 0)
+    family, tag = (a.family, a.tag) if a.family else (b.family, b.tag)
+    return BloomFilter("fit", m, a.k, a.seed, a.version, family, tag, items,
+                       bits.to_bytes(8 * ((m + 63) // 64), "little"), flags)
+

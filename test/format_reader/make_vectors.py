@@ -13,7 +13,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bloomsketch_reader import (BloomFilter, CountMinSketch, canonical,  # noqa: E402
                                 cms_columns, family_token, positions)
-from fit_reader import fit_agg, fit_values, fit_values_sql  # noqa: E402
+from fit_reader import fit_agg, fit_combine, fit_values, fit_values_sql  # noqa: E402
 import json  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "vectors")
@@ -183,6 +183,16 @@ FIT_FILTERS = [
     ("text_5_bits_state", 0.01, 1024, "text v1..v5"),
     ("text_500_0.05", 0.05, 1 << 27, "text v1..v500"),
 ]
+
+# unions and intersections of lines of FIT_FILTERS: name, operator, left,
+# right (sizes 16 and 128, 128 and 16384, the over-ceiling 1024 and 128,
+# and two of 16384)
+FIT_COMBINED = [
+    ("mixed_union", "|", "ten_integers", "one_integer"),
+    ("mixed_intersection", "&", "integers_1000", "ten_integers"),
+    ("over_ceiling_mixed_union", "|", "integers_300_over_ceiling", "ten_integers"),
+    ("equal_sizes_union", "|", "integers_1000", "integers_1000_bits_state"),
+]
 # states longer than this are written as md5: and the md5 of their text
 FIT_STATE_INLINE = 2000
 
@@ -261,6 +271,16 @@ def main():
             f.write("\t".join([name, repr(fpr), str(max_bits), spec,
                                fit_values_sql(spec, sql_by_id), state_text,
                                built.to_text()]) + "\n")
+
+    with open(os.path.join(OUT, "fit_combined.tsv"), "w", encoding="utf-8") as f:
+        f.write("name\top\tleft\tright\ttext\n")
+        fit_texts = {}
+        for name, fpr, max_bits, spec in FIT_FILTERS:
+            fit_texts[name] = fit_agg(fit_values(spec, by_id), fpr, max_bits)[1].to_text()
+        for name, op, left, right in FIT_COMBINED:
+            combined = fit_combine(BloomFilter.from_text(fit_texts[left]),
+                                   BloomFilter.from_text(fit_texts[right]), op == "&")
+            f.write("\t".join([name, op, left, right, combined.to_text()]) + "\n")
 
     with open(os.path.join(OUT, "cms_columns.tsv"), "w") as f:
         f.write("id\tw\td\tcopies\tseed\tcolumns\n")
