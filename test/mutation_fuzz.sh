@@ -85,7 +85,7 @@ WITH b(f) AS (
 	UNION ALL SELECT mf_fit_state(md5(i::text)::uuid, 0.3, 2048) FROM generate_series(1, 1) i
 	UNION ALL SELECT mf_fit_state(ARRAY[i], 0.05, 4096) FROM generate_series(1, 40) i
 )
-SELECT 'bloom', encode(f::bytea, 'hex'), f::text FROM b;
+SELECT 'bloom', encode(bloomfilter_send(f), 'hex'), f::text FROM b;
 WITH c(s) AS (
 	SELECT cms_create_dims(2, 1)
 	UNION ALL SELECT cms_agg(i % 13, 0.2, 0.2) FROM generate_series(1, 200) i
