@@ -5,9 +5,10 @@
 -- installing user chooses, so this user is hostile: before the scripts run
 -- it plants in that schema functions and operators that would win over
 -- pg_catalog's for calls the scripts could make unqualified (format with
--- text arguments, = between oid and the reg* types), and after it a text overload of the function bloomsketch's event
--- trigger calls as superuser.  Each records who called it: a recorded call
--- would be a way to superuser.  Runs in a database of its own.
+-- text arguments, = between oid and the reg* types), and after it a text
+-- overload of the function bloomsketch's event trigger calls as superuser.
+-- Each records who called it: a recorded call would be a way to superuser.
+-- Runs in a database of its own.
 \set regress_db :DBNAME
 SET client_min_messages = warning;
 CREATE ROLE regress_bs_installer;
