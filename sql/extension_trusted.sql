@@ -5,8 +5,9 @@
 -- installing user chooses, so this user is hostile: before the scripts run
 -- it plants in that schema functions and operators that would win over
 -- pg_catalog's for calls the scripts could make unqualified (format with
--- text arguments, = between oid and the reg* types), and after it a text
--- overload of the function bloomsketch's event trigger calls as superuser.
+-- text arguments, quote_ident of a name, = between oid and the reg*
+-- types), and after it a text overload of the function bloomsketch's event
+-- trigger calls as superuser.
 -- Each records who called it: a recorded call would be a way to superuser.
 -- Runs in a database of its own.
 \set regress_db :DBNAME
@@ -43,6 +44,13 @@ BEGIN
 	INSERT INTO hostile.calls VALUES ('format(text, text, text, text, text)', current_user);
 	RETURN pg_catalog.format(f, a, b, c, d);
 END $$;
+-- (the event trigger's functions quote the schema's name, of type name,
+-- for which pg_catalog has only quote_ident(text))
+CREATE FUNCTION sketches.quote_ident(n name) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	INSERT INTO hostile.calls VALUES ('quote_ident(name)', current_user);
+	RETURN pg_catalog.quote_ident(n::text);
+END $$;
 CREATE FUNCTION hostile.oid_is(a oid, b regclass) RETURNS boolean LANGUAGE plpgsql AS $$
 BEGIN
 	INSERT INTO hostile.calls VALUES ('=(oid, regclass)', current_user);
@@ -63,7 +71,9 @@ CREATE OPERATOR sketches.= (LEFTARG = oid, RIGHTARG = regoperator, FUNCTION = ho
 CREATE OPERATOR sketches.= (LEFTARG = oid, RIGHTARG = regprocedure, FUNCTION = hostile.oid_is);
 -- (each is called where the scripts' calls would resolve to it)
 SET search_path = sketches;
-SELECT format('%s', 'a'::text) AS via_format, 'pg_proc'::regclass::oid = 'pg_proc'::regclass AS via_oid_eq;
+SELECT format('%s', 'a'::text) AS via_format, 'pg_proc'::regclass::oid = 'pg_proc'::regclass AS via_oid_eq,
+       quote_ident(nspname) AS via_quote_ident
+FROM pg_namespace WHERE nspname = 'sketches';
 SELECT trojan FROM hostile.calls ORDER BY 1;
 TRUNCATE hostile.calls;
 
