@@ -38,7 +38,7 @@ REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
 	value_canonical value_citext cmsketch_basics cmsketch_accuracy cmsketch_format \
 	topksketch_basics topksketch_accuracy topksketch_format topksketch_settings \
 	format_vectors \
-	hardening_limits extension_upgrade extension_metadata
+	hardening_limits extension_upgrade extension_trusted extension_metadata
 
 # The tests hash non-ASCII text: run them in a UTF-8 database whatever the server default.
 REGRESS_OPTS = --encoding=UTF8

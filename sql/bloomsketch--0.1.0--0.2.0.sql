@@ -21,24 +21,27 @@ DO $$
 DECLARE
 	dependents text;
 BEGIN
-	SELECT string_agg(DISTINCT pg_describe_object(d.classid, d.objid, d.objsubid), ', ')
+	SELECT pg_catalog.string_agg(DISTINCT pg_catalog.pg_describe_object(d.classid, d.objid, d.objsubid), ', ')
 	INTO dependents
-	FROM pg_depend d
-	WHERE d.deptype = 'n'
-		AND NOT EXISTS (SELECT 1 FROM pg_depend m
-						WHERE m.classid = d.classid AND m.objid = d.objid AND m.deptype = 'e')
+	FROM pg_catalog.pg_depend d
+	WHERE d.deptype OPERATOR(pg_catalog.=) 'n'
+		AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend m
+						WHERE m.classid OPERATOR(pg_catalog.=) d.classid
+							AND m.objid OPERATOR(pg_catalog.=) d.objid
+							AND m.deptype OPERATOR(pg_catalog.=) 'e')
 		AND (d.refclassid, d.refobjid) IN (
-		('pg_operator'::regclass, '@>(bloomfilter, text)'::regoperator),
-		('pg_operator'::regclass, '<@(text, bloomfilter)'::regoperator),
-		('pg_proc'::regclass, 'bloom_add(bloomfilter, text)'::regprocedure),
-		('pg_proc'::regclass, 'bloom_contains(bloomfilter, text)'::regprocedure),
-		('pg_proc'::regclass, 'bloom_contained_in(text, bloomfilter)'::regprocedure),
-		('pg_proc'::regclass, 'cms_add(cmsketch, text, bigint)'::regprocedure),
-		('pg_proc'::regclass, 'cms_estimate(cmsketch, text)'::regprocedure));
+		('pg_operator'::regclass::pg_catalog.oid, '@>(bloomfilter, text)'::regoperator::pg_catalog.oid),
+		('pg_operator'::regclass::pg_catalog.oid, '<@(text, bloomfilter)'::regoperator::pg_catalog.oid),
+		('pg_proc'::regclass::pg_catalog.oid, 'bloom_add(bloomfilter, text)'::regprocedure::pg_catalog.oid),
+		('pg_proc'::regclass::pg_catalog.oid, 'bloom_contains(bloomfilter, text)'::regprocedure::pg_catalog.oid),
+		('pg_proc'::regclass::pg_catalog.oid, 'bloom_contained_in(text, bloomfilter)'::regprocedure::pg_catalog.oid),
+		('pg_proc'::regclass::pg_catalog.oid, 'cms_add(cmsketch, text, bigint)'::regprocedure::pg_catalog.oid),
+		('pg_proc'::regclass::pg_catalog.oid, 'cms_estimate(cmsketch, text)'::regprocedure::pg_catalog.oid));
 	IF dependents IS NOT NULL THEN
 		RAISE EXCEPTION USING
 			ERRCODE = 'dependent_objects_still_exist',
-			MESSAGE = 'bloomsketch 0.2.0 removes the text overloads that these objects use: ' || dependents,
+			MESSAGE = 'bloomsketch 0.2.0 removes the text overloads that these objects use: '
+				OPERATOR(pg_catalog.||) dependents,
 			DETAIL = 'The text overloads were also chosen for citext values, which they hashed as case-sensitive text.',
 			HINT = 'Drop those objects, run ALTER EXTENSION bloomsketch UPDATE again and recreate them: they will use the anyelement functions, which hash text the same way.';
 	END IF;
@@ -134,35 +137,35 @@ BEGIN
 		FOREACH args IN ARRAY ARRAY['capacity bigint', 'capacity bigint, fpr float8',
 			'capacity bigint, fpr float8, scheme text']
 		LOOP
-			arg_names := regexp_replace(args, ' [a-z0-9]+(,|$)', '\1', 'g');
-			EXECUTE format('CREATE FUNCTION bloom_agg_trans(state bloomfilter, value %s, %s) '
+			arg_names := pg_catalog.regexp_replace(args, ' [a-z0-9]+(,|$)', '\1', 'g');
+			EXECUTE pg_catalog.format('CREATE FUNCTION bloom_agg_trans(state bloomfilter, value %s, %s) '
 				'RETURNS bloomfilter AS %L, %L LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5',
 				value_type, args, 'MODULE_PATHNAME', 'bloom_agg_trans');
-			EXECUTE format('COMMENT ON FUNCTION bloom_agg_trans(bloomfilter, %s, %s) IS %L',
-				value_type, args, format('transition function of bloom_agg(%s, %s): adds value to the state in place',
+			EXECUTE pg_catalog.format('COMMENT ON FUNCTION bloom_agg_trans(bloomfilter, %s, %s) IS %L',
+				value_type, args, pg_catalog.format('transition function of bloom_agg(%s, %s): adds value to the state in place',
 					value_type, arg_names));
-			EXECUTE format('CREATE AGGREGATE bloom_agg(value %s, %s) (SFUNC = bloom_agg_trans, '
+			EXECUTE pg_catalog.format('CREATE AGGREGATE bloom_agg(value %s, %s) (SFUNC = bloom_agg_trans, '
 				'STYPE = bloomfilter, SSPACE = 119960, FINALFUNC = bloom_agg_final, '
 				'COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE)', value_type, args);
-			EXECUTE format('COMMENT ON AGGREGATE bloom_agg(%s, %s) IS %L', value_type, args,
-				format('a bloomfilter of the non-NULL %s values (as bloom_agg(anyelement, %s)), '
+			EXECUTE pg_catalog.format('COMMENT ON AGGREGATE bloom_agg(%s, %s) IS %L', value_type, args,
+				pg_catalog.format('a bloomfilter of the non-NULL %s values (as bloom_agg(anyelement, %s)), '
 					'typed so that Citus can push it down', value_type, arg_names));
 		END LOOP;
 		FOREACH args IN ARRAY ARRAY['', ', epsilon float8, delta float8', ', count bigint',
 			', count bigint, epsilon float8, delta float8']
 		LOOP
-			arg_names := regexp_replace(args, ' [a-z0-9]+(,|$)', '\1', 'g');
-			EXECUTE format('CREATE FUNCTION cms_agg_trans(state cmsketch, value %s%s) '
+			arg_names := pg_catalog.regexp_replace(args, ' [a-z0-9]+(,|$)', '\1', 'g');
+			EXECUTE pg_catalog.format('CREATE FUNCTION cms_agg_trans(state cmsketch, value %s%s) '
 				'RETURNS cmsketch AS %L, %L LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5',
 				value_type, args, 'MODULE_PATHNAME', 'cms_agg_trans');
-			EXECUTE format('COMMENT ON FUNCTION cms_agg_trans(cmsketch, %s%s) IS %L',
-				value_type, args, format('transition function of cms_agg(%s%s): adds the value to the state in place',
+			EXECUTE pg_catalog.format('COMMENT ON FUNCTION cms_agg_trans(cmsketch, %s%s) IS %L',
+				value_type, args, pg_catalog.format('transition function of cms_agg(%s%s): adds the value to the state in place',
 					value_type, arg_names));
-			EXECUTE format('CREATE AGGREGATE cms_agg(value %s%s) (SFUNC = cms_agg_trans, '
+			EXECUTE pg_catalog.format('CREATE AGGREGATE cms_agg(value %s%s) (SFUNC = cms_agg_trans, '
 				'STYPE = cmsketch, SSPACE = 304512, COMBINEFUNC = cms_merge_trans, '
 				'PARALLEL = SAFE)', value_type, args);
-			EXECUTE format('COMMENT ON AGGREGATE cms_agg(%s%s) IS %L', value_type, args,
-				format('a cmsketch of the non-NULL %s values (as cms_agg(anyelement%s)), '
+			EXECUTE pg_catalog.format('COMMENT ON AGGREGATE cms_agg(%s%s) IS %L', value_type, args,
+				pg_catalog.format('a cmsketch of the non-NULL %s values (as cms_agg(anyelement%s)), '
 					'typed so that Citus can push it down', value_type, arg_names));
 		END LOOP;
 	END LOOP;
@@ -183,14 +186,14 @@ BEGIN
 	FOREACH args IN ARRAY ARRAY['capacity bigint', 'capacity bigint, fpr float8',
 		'capacity bigint, fpr float8, scheme text']
 	LOOP
-		EXECUTE format('CREATE OR REPLACE AGGREGATE bloom_agg(value anyelement, %s) ('
+		EXECUTE pg_catalog.format('CREATE OR REPLACE AGGREGATE bloom_agg(value anyelement, %s) ('
 			'SFUNC = bloom_agg_trans, STYPE = bloomfilter, SSPACE = 119960, '
 			'FINALFUNC = bloom_agg_final, PARALLEL = SAFE)', args);
 	END LOOP;
 	FOREACH args IN ARRAY ARRAY['', ', epsilon float8, delta float8', ', count bigint',
 		', count bigint, epsilon float8, delta float8']
 	LOOP
-		EXECUTE format('CREATE OR REPLACE AGGREGATE cms_agg(value anyelement%s) ('
+		EXECUTE pg_catalog.format('CREATE OR REPLACE AGGREGATE cms_agg(value anyelement%s) ('
 			'SFUNC = cms_agg_trans, STYPE = cmsketch, SSPACE = 304512, PARALLEL = SAFE)', args);
 	END LOOP;
 END
@@ -250,23 +253,23 @@ BEGIN
 	LOOP
 		FOREACH args IN ARRAY ARRAY['', ', fpr float8', ', fpr float8, max_bits bigint']
 		LOOP
-			arg_names := regexp_replace(args, ' [a-z0-9_]+(,|$)', '\1', 'g');
-			combine := CASE WHEN value_type = 'anyelement' THEN ''
+			arg_names := pg_catalog.regexp_replace(args, ' [a-z0-9_]+(,|$)', '\1', 'g');
+			combine := CASE WHEN value_type OPERATOR(pg_catalog.=) 'anyelement' THEN ''
 				ELSE 'COMBINEFUNC = bloom_fit_agg_combine, ' END;
-			EXECUTE format('CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value %s%s) '
+			EXECUTE pg_catalog.format('CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value %s%s) '
 				'RETURNS bloomfilter AS %L, %L LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5',
 				value_type, args, 'MODULE_PATHNAME', 'bloom_fit_agg_trans');
-			EXECUTE format('COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, %s%s) IS %L',
-				value_type, args, format('transition function of bloom_fit_agg(%s%s): adds the value''s hash to the state',
+			EXECUTE pg_catalog.format('COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, %s%s) IS %L',
+				value_type, args, pg_catalog.format('transition function of bloom_fit_agg(%s%s): adds the value''s hash to the state',
 					value_type, arg_names));
-			EXECUTE format('CREATE AGGREGATE bloom_fit_agg(value %s%s) (SFUNC = bloom_fit_agg_trans, '
+			EXECUTE pg_catalog.format('CREATE AGGREGATE bloom_fit_agg(value %s%s) (SFUNC = bloom_fit_agg_trans, '
 				'STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, %s'
 				'PARALLEL = SAFE)', value_type, args, combine);
-			EXECUTE format('COMMENT ON AGGREGATE bloom_fit_agg(%s%s) IS %L', value_type, args,
-				format('a bloomfilter of the non-NULL %s values sized for the distinct values received%s',
-					CASE WHEN value_type = 'anyelement' THEN '' ELSE value_type END,
-					CASE args WHEN '' THEN ' at a 1%% false-positive rate'
-						WHEN ', fpr float8' THEN ' at false-positive rate fpr'
+			EXECUTE pg_catalog.format('COMMENT ON AGGREGATE bloom_fit_agg(%s%s) IS %L', value_type, args,
+				pg_catalog.format('a bloomfilter of the non-NULL %s values sized for the distinct values received%s',
+					CASE WHEN value_type OPERATOR(pg_catalog.=) 'anyelement' THEN '' ELSE value_type END,
+					CASE WHEN args OPERATOR(pg_catalog.=) '' THEN ' at a 1%% false-positive rate'
+						WHEN args OPERATOR(pg_catalog.=) ', fpr float8' THEN ' at false-positive rate fpr'
 						ELSE ' at false-positive rate fpr, never larger than max_bits' END));
 		END LOOP;
 	END LOOP;
@@ -405,18 +408,18 @@ BEGIN
 	LOOP
 		FOREACH args IN ARRAY ARRAY['k integer', 'k integer, epsilon float8']
 		LOOP
-			arg_names := regexp_replace(args, ' [a-z0-9]+(,|$)', '\1', 'g');
-			EXECUTE format('CREATE FUNCTION topk_agg_trans(state topksketch, value %s, %s) '
+			arg_names := pg_catalog.regexp_replace(args, ' [a-z0-9]+(,|$)', '\1', 'g');
+			EXECUTE pg_catalog.format('CREATE FUNCTION topk_agg_trans(state topksketch, value %s, %s) '
 				'RETURNS topksketch AS %L, %L LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5',
 				value_type, args, 'MODULE_PATHNAME', 'topk_agg_trans');
-			EXECUTE format('COMMENT ON FUNCTION topk_agg_trans(topksketch, %s, %s) IS %L',
-				value_type, args, format('transition function of topk_agg(%s, %s): counts the value into the state in place',
+			EXECUTE pg_catalog.format('COMMENT ON FUNCTION topk_agg_trans(topksketch, %s, %s) IS %L',
+				value_type, args, pg_catalog.format('transition function of topk_agg(%s, %s): counts the value into the state in place',
 					value_type, arg_names));
-			EXECUTE format('CREATE AGGREGATE topk_agg(value %s, %s) (SFUNC = topk_agg_trans, '
+			EXECUTE pg_catalog.format('CREATE AGGREGATE topk_agg(value %s, %s) (SFUNC = topk_agg_trans, '
 				'STYPE = topksketch, SSPACE = 18432, FINALFUNC = topk_agg_final, '
 				'COMBINEFUNC = topk_merge_trans, PARALLEL = SAFE)', value_type, args);
-			EXECUTE format('COMMENT ON AGGREGATE topk_agg(%s, %s) IS %L', value_type, args,
-				format('a topksketch of the non-NULL %s values (as topk_agg(anyelement, %s)), '
+			EXECUTE pg_catalog.format('COMMENT ON AGGREGATE topk_agg(%s, %s) IS %L', value_type, args,
+				pg_catalog.format('a topksketch of the non-NULL %s values (as topk_agg(anyelement, %s)), '
 					'typed so that Citus can push it down', value_type, arg_names));
 		END LOOP;
 	END LOOP;
@@ -598,12 +601,18 @@ BEGIN
 			IF to_regprocedure(aggregate) IS NULL THEN
 				CONTINUE;
 			END IF;
-			-- inside CREATE or ALTER EXTENSION they are members already
+			-- Inside CREATE or ALTER EXTENSION they are members already.
+			-- Only objects of this function's owner (bloomsketch's) join the
+			-- extension, and only members leave it: same-named objects that
+			-- someone else put in the schema are neither adopted nor dropped.
 			IF wanted AND NOT EXISTS (SELECT FROM pg_depend WHERE classid = 'pg_proc'::regclass
-					AND objid = trans AND refobjid = ext AND deptype = 'e') THEN
+					AND objid = trans AND refobjid = ext AND deptype = 'e')
+				AND (SELECT count(*) FROM pg_proc p JOIN pg_roles r ON r.oid = p.proowner
+					WHERE p.oid IN (trans, to_regprocedure(aggregate)) AND r.rolname = current_user) = 2 THEN
 				EXECUTE format('ALTER EXTENSION bloomsketch ADD FUNCTION %s', trans);
 				EXECUTE format('ALTER EXTENSION bloomsketch ADD AGGREGATE %s', aggregate);
-			ELSIF NOT wanted THEN
+			ELSIF NOT wanted AND EXISTS (SELECT FROM pg_depend WHERE classid = 'pg_proc'::regclass
+					AND objid = to_regprocedure(aggregate) AND refobjid = ext AND deptype = 'e') THEN
 				EXECUTE format('ALTER EXTENSION bloomsketch DROP AGGREGATE %s', aggregate);
 				EXECUTE format('ALTER EXTENSION bloomsketch DROP FUNCTION %s', trans);
 				-- a view that uses one keeps it, outside the extension, so
@@ -644,8 +653,11 @@ BEGIN
 	IF nsp IS NULL THEN
 		RETURN;
 	END IF;
-	EXECUTE format('SELECT %s.bloomsketch_citext_overloads(%L)', nsp,
-		TG_EVENT = 'ddl_command_end');
+	-- A boolean parameter, not a literal: an overload that anyone with
+	-- CREATE on the schema added (say for text, which an untyped literal
+	-- would prefer) can never match better than the exact one.
+	EXECUTE format('SELECT %s.bloomsketch_citext_overloads($1)', nsp)
+		USING TG_EVENT = 'ddl_command_end';
 END
 $$;
 COMMENT ON FUNCTION bloomsketch_citext_trigger() IS

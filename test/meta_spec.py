@@ -35,7 +35,11 @@ And the couplings with the tree:
 - the tested PostgreSQL versions (x_postgresql_tested) and the untested
   expected ones (x_postgresql_untested) appear as one sentence, word for
   word, in README.md and debian/control, and the runtime prerequisite's
-  lowest version is the lowest tested one.
+  lowest version is the lowest tested one;
+- debian/control, debian/control.in and every debian/changelog entry name
+  the first maintainer, word for word, before the e-mail address Debian
+  requires; while that maintainer is a placeholder, the address is on the
+  reserved .invalid domain, so that it reaches no one and says so.
 
 Usage: python3 test/meta_spec.py [repository root]
 Prints every violation and exits 1 if there is any.
@@ -246,6 +250,35 @@ def check_tree(meta, root, c):
         requires = meta.get("prereqs", {}).get("runtime", {}).get("requires", {}).get("PostgreSQL", "")
         c.require(re.fullmatch(rf"(>=\s*)?{lowest}\.0\.0", str(requires)),
                   f"prereqs.runtime.requires.PostgreSQL {requires!r} is not the lowest tested version {lowest}")
+    check_debian_maintainer(meta, root, c)
+
+
+def check_debian_maintainer(meta, root, c):
+    """The Debian files' maintainer: META.json's first, with an address."""
+    maintainers = meta.get("maintainer")
+    name = maintainers[0] if isinstance(maintainers, list) and maintainers else maintainers
+    if not isinstance(name, str) or not name:
+        return
+    said = []
+    for control in ("debian/control", "debian/control.in"):
+        path = root / control
+        if path.is_file():
+            said += [(control, m) for m in re.findall(r"^Maintainer:\s*(.*)$",
+                                                      path.read_text(encoding="utf-8"), re.MULTILINE)]
+    changelog = root / "debian/changelog"
+    if changelog.is_file():
+        said += [("debian/changelog", m) for m in re.findall(r"^ -- (.*?>)  ",
+                                                             changelog.read_text(encoding="utf-8"), re.MULTILINE)]
+    for where, person in said:
+        found = re.fullmatch(r"(.*?)\s*<([^<>@\s]+)@([^<>@\s]+)>", person)
+        if not c.require(found, f"{where}: maintainer {person!r} is not 'name <address>'"):
+            continue
+        c.require(found.group(1) == name,
+                  f"{where}: maintainer {found.group(1)!r} is not META.json's {name!r}")
+        domain = found.group(3).lower()
+        c.require("placeholder" not in name.lower() or domain == "invalid" or domain.endswith(".invalid"),
+                  f"{where}: the placeholder maintainer's address {found.group(2)}@{domain} "
+                  "is not on the reserved .invalid domain")
 
 
 def main():
