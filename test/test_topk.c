@@ -465,7 +465,11 @@ test_long_keys(void)
 	free(exact);
 }
 
-/* Growth to 2c slots, and the table never holding more. */
+/*
+ * Growth to 3c slots, and the table never holding more: a full table is
+ * reduced to 2c, keeping values whose counters fall to 0, and written out
+ * with c of them.
+ */
 static void
 test_table_growth(void)
 {
@@ -473,16 +477,17 @@ test_table_growth(void)
 	bs_topk    *topk;
 
 	table_init(&table, 1000);
-	for (int64_t v = 0; v < 1999; v++)
+	for (int64_t v = 0; v < 2999; v++)
 		count_integer(&table, v, false);
-	CHECK(table.used == 1999 && table.error == 0 && table.allocated == 2000);
-	count_integer(&table, 1999, false);
-	CHECK(table.used == 2000);
-	count_integer(&table, 2000, false);
-	/* all counts 1: the reduction empties the table, then takes the new value */
-	CHECK(table.used == 1 && table.error == 1);
+	CHECK(table.used == 2999 && table.error == 0 && table.allocated == 3000);
+	count_integer(&table, 2999, false);
+	CHECK(table.used == 3000);
+	count_integer(&table, 3000, false);
+	/* all counts 1: the reduction subtracts 1, keeps 2000 at 0 and takes the new value */
+	CHECK(table.used == 2001 && table.error == 1);
 	topk = table_to_flat(&table);
-	CHECK(topk->entries == 1 && topk->total == 2001 && topk->error == 1);
+	/* the new value (count 1) and the 999 best of those at 0: nothing subtracted */
+	CHECK(topk->entries == 1000 && topk->total == 3001 && topk->error == 1);
 	free(topk);
 	bs_topk_table_destroy(&table);
 }

@@ -92,7 +92,8 @@ bs_topk_table_init(bs_topk_table *table, uint32_t counters,
 	memset(table, 0, sizeof(*table));
 	table->memory = *memory;
 	table->counters = counters;
-	table->capacity = 2 * counters;
+	table->capacity = BS_TOPK_HELD_PER_COUNTER * counters;
+	table->keep = BS_TOPK_KEPT_PER_COUNTER * counters;
 	table->version = BS_TOPK_FORMAT_VERSION;
 	table->family = BS_FAMILY_NONE;
 	return resize(table, table->capacity < FIRST_SLOTS ? table->capacity : FIRST_SLOTS, err);
@@ -138,97 +139,130 @@ scratch(bs_topk_table *table)
 	return table->scratch;
 }
 
-/* Swap two words. */
-static inline void
-swap_words(uint64_t *a, uint64_t *b)
+/* The order of two slots' keys, for ties: the smaller hash, then the smaller key. */
+static inline bool
+key_before(const bs_topk_slot *a, const bs_topk_slot *b)
 {
-	uint64_t	t = *a;
+	if (a->hash != b->hash)
+		return a->hash < b->hash;
+	return bs_topk_key_compare(bs_topk_slot_key(a), a->key_length, bs_topk_slot_key(b),
+							   b->key_length) < 0;
+}
+
+/*
+ * The two orders a reduction keeps slots in, best first.  Both are total
+ * and do not depend on where the slots lie, so a + b gives the bytes of
+ * b + a.  by_lower: the larger lower bound (the occurrences surely
+ * counted), then the larger counter; otherwise Misra–Gries': the larger
+ * counter, then the larger lower bound.
+ */
+static inline bool
+ranks_before(const bs_topk_slot *a, const bs_topk_slot *b, bool by_lower)
+{
+	uint64_t	a1 = by_lower ? a->lower : a->count;
+	uint64_t	b1 = by_lower ? b->lower : b->count;
+	uint64_t	a2 = by_lower ? a->count : a->lower;
+	uint64_t	b2 = by_lower ? b->count : b->lower;
+
+	if (a1 != b1)
+		return a1 > b1;
+	if (a2 != b2)
+		return a2 > b2;
+	return key_before(a, b);
+}
+
+static inline void
+swap_slots(bs_topk_slot *a, bs_topk_slot *b)
+{
+	bs_topk_slot t = *a;
 
 	*a = *b;
 	*b = t;
 }
 
 /*
- * The word that would stand at position k (0-based) if a[0..n) were sorted
- * in descending order: a quickselect with a three-way partition, so that
- * many equal counts (all 1, say) take one pass.  Reorders a.
+ * Reorder s[0..n) so that its first k slots are the k best by ranks_before:
+ * a quickselect with a median-of-three pivot.  Keys are distinct, so no two
+ * slots tie.  k <= n.
  */
-static uint64_t
-select_descending(uint64_t *a, uint32_t n, uint32_t k)
+static void
+select_slots(bs_topk_slot *s, uint32_t n, uint32_t k, bool by_lower)
 {
 	uint32_t	low = 0;
-	uint32_t	high = n;		/* the range [low, high) holds position k */
+	uint32_t	high = n;		/* [low, high) holds position k */
 
 	while (high - low > 1)
 	{
-		uint64_t	pivot = a[low + (high - low) / 2];
-		uint32_t	greater = low;	/* [low, greater): > pivot */
-		uint32_t	next = low;		/* [greater, next): == pivot */
-		uint32_t	smaller = high;	/* [smaller, high): < pivot */
+		uint32_t	mid = low + (high - low) / 2;
+		uint32_t	last = high - 1;
+		uint32_t	store = low;
 
-		while (next < smaller)
+		/* the median of s[low], s[mid], s[last] to s[last], as the pivot */
+		if (ranks_before(&s[mid], &s[low], by_lower))
+			swap_slots(&s[mid], &s[low]);
+		if (ranks_before(&s[last], &s[low], by_lower))
+			swap_slots(&s[last], &s[low]);
+		if (ranks_before(&s[mid], &s[last], by_lower))
+			swap_slots(&s[mid], &s[last]);
+		for (uint32_t j = low; j < last; j++)
 		{
-			if (a[next] > pivot)
-				swap_words(&a[greater++], &a[next++]);
-			else if (a[next] < pivot)
-				swap_words(&a[next], &a[--smaller]);
-			else
-				next++;
+			bs_poll_at(j);
+			if (ranks_before(&s[j], &s[last], by_lower))
+				swap_slots(&s[store++], &s[j]);
 		}
-		if (k < greater)
-			high = greater;
-		else if (k < smaller)
-			return pivot;
+		swap_slots(&s[store], &s[last]);
+		if (k == store)
+			return;
+		if (k < store)
+			high = store;
 		else
-			low = smaller;
+			low = store + 1;
 	}
-	return a[low];
 }
 
+/*
+ * Reduce to keep slots.  A generalization of Misra and Gries' step that
+ * Agarwal et al.'s proof (section 3.1) covers: subtract some C from every
+ * counter that is at least C, drop slots whose counters are at most C, and
+ * add C to the error.  A dropped value x then has f(x) <= counter + old
+ * error <= new error, a kept one keeps f(x) <= counter + error, and when at
+ * least c + 1 counters are C or more the counters' sum falls by at least
+ * (c + 1) C, so that sum + (c + 1) error <= N stays true: C may be as large
+ * as the (c + 1)-th largest counter.  Within that, which slots go is free:
+ * those with counters above it stay (c at most), and of the others those
+ * with the largest lower bounds, as postgresql-topn keeps the largest counts
+ * since entry; so a value seen often stays listed even when its counter has
+ * worn down, heavy values first in the stream say.  C is then the largest
+ * counter dropped, often far below the limit.
+ */
 void
 bs_topk_table_reduce(bs_topk_table *table, uint32_t keep)
 {
-	uint64_t   *counts;
-	uint64_t	cut;
-	uint32_t	kept = 0;
+	bs_topk_slot *s = table->slots;
+	uint64_t	limit;
+	uint64_t	cut = 0;
+	uint32_t	above = 0;
 
 	if (table->used <= keep)
 		return;
-	/* without scratch space, a smaller cut that is still a valid reduction: 1 */
-	counts = scratch(table);
-	if (counts != NULL)
+	/* the c best by counter first: the (c + 1)-th largest counter is the limit */
+	select_slots(s, table->used, table->counters, false);
+	limit = s[table->counters].count;
+	for (uint32_t i = 0; i < table->counters; i++)
+		if (s[i].count > limit)
+			swap_slots(&s[above++], &s[i]);
+	/* of the others, those surely counted most often */
+	select_slots(s + above, table->used - above, keep - above, true);
+	for (uint32_t i = keep; i < table->used; i++)
 	{
-		uint64_t	smallest = UINT64_MAX;
-		uint64_t	largest = 0;
-
-		for (uint32_t i = 0; i < table->used; i++)
-		{
-			bs_poll_at(i);
-			counts[i] = table->slots[i].count;
-			smallest = counts[i] < smallest ? counts[i] : smallest;
-			largest = counts[i] > largest ? counts[i] : largest;
-		}
-		/* all equal (a run of distinct values: all 1) needs no selection */
-		cut = smallest == largest ? smallest : select_descending(counts, table->used, keep);
-	}
-	else
-		cut = 1;
-	for (uint32_t i = 0; i < table->used; i++)
-	{
-		bs_topk_slot *slot = &table->slots[i];
-
 		bs_poll_at(i);
-		if (slot->count <= cut)
-		{
-			clear_slot(table, slot);
-			continue;
-		}
-		slot->count -= cut;
-		if (kept != i)
-			table->slots[kept] = *slot;
-		kept++;
+		cut = s[i].count > cut ? s[i].count : cut;
+		clear_slot(table, &s[i]);
 	}
-	table->used = kept;
+	for (uint32_t i = 0; i < keep; i++)
+		if (s[i].count >= cut)
+			s[i].count -= cut;
+	table->used = keep;
 	table->error += cut;
 	rebuild_index(table);
 	/* the dropped keys' room in the arena; kept as it is if that fails */
@@ -243,7 +277,6 @@ bs_topk_table_insert(bs_topk_table *table, const void *key, uint32_t length, uin
 	bs_topk_slot *slot;
 	uint32_t	place;
 
-	/* a reduction without scratch space may free nothing at first */
 	while (table->used == table->allocated)
 	{
 		if (table->allocated < table->capacity)
@@ -255,7 +288,7 @@ bs_topk_table_insert(bs_topk_table *table, const void *key, uint32_t length, uin
 				return NULL;
 		}
 		else
-			bs_topk_table_reduce(table, table->counters);
+			bs_topk_table_reduce(table, table->keep);
 	}
 	slot = &table->slots[table->used];
 	memset(slot, 0, sizeof(*slot));
@@ -370,11 +403,15 @@ bs_topk_table_merge(bs_topk_table *table, const bs_topk *other, bs_error *err)
 					   "Merge fewer summaries into one.");
 	bs_adopt_combined_family(&table->version, &table->family, &table->type_tag,
 							 other->version, other->family, other->type_tag);
-	/* Agarwal et al., section 3.1: both sides hold at most c counters ... */
-	bs_topk_table_reduce(table, table->counters);
+	/*
+	 * Agarwal et al., section 3.1: the counters of both sides are added, and
+	 * the errors; the table reduces itself (to its working size) whenever it
+	 * fills up on the way, and to c only when it is written out, so that a
+	 * fold of many summaries into one state reduces as rarely as a tree of
+	 * pairwise merges does.
+	 */
 	table->total += other->total;
 	table->error += other->error;
-	/* ... their counters are added ... */
 	for (uint32_t i = 0; i < other->entries; i++)
 	{
 		bs_topk_entry entry;
@@ -384,8 +421,6 @@ bs_topk_table_merge(bs_topk_table *table, const bs_topk *other, bs_error *err)
 		if ((status = merge_entry(table, &entry, err)) != BS_OK)
 			return status;
 	}
-	/* ... and the (c + 1)-th largest is subtracted from all */
-	bs_topk_table_reduce(table, table->counters);
 	return BS_OK;
 }
 
@@ -398,8 +433,8 @@ bs_topk_table_flat_bytes(const bs_topk_table *table, uint64_t *bytes, bs_error *
 	{
 		const bs_topk_slot *slot = &table->slots[i];
 
-		payload += bs_topk_entry_bytes(slot->key_length, slot->text_length,
-									   slot->text_kind != BS_TOPK_TEXT_KNOWN);
+		payload += bs_topk_entry_bytes(table->family, slot->count, slot->lower, slot->key_length,
+									   slot->text_length, slot->text_kind != BS_TOPK_TEXT_KNOWN);
 	}
 	if (payload > BS_TOPK_MAX_BYTES - sizeof(bs_topk))
 		return bs_hint(err, bs_fail(err, BS_ERR_TOO_LARGE, "topksketch is too large",
@@ -509,10 +544,9 @@ bs_topk_table_write(bs_topk_table *table, bs_topk *out, bs_error *err)
 		bool		text_is_key = slot->text_kind != BS_TOPK_TEXT_KNOWN;
 
 		bs_poll_at(i);
-		bs_topk_write_entry(out->payload + offset, slot->count, slot->lower,
-							bs_topk_slot_key(slot), slot->key_length, slot->label.text,
-							slot->text_length, text_is_key);
-		offset += bs_topk_entry_bytes(slot->key_length, slot->text_length, text_is_key);
+		offset += bs_topk_write_entry(out->payload + offset, table->family, slot->count,
+									  slot->lower, bs_topk_slot_key(slot), slot->key_length,
+									  slot->label.text, slot->text_length, text_is_key);
 	}
 	out->payload_bytes = offset;
 	return BS_OK;
