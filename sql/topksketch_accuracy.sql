@@ -17,7 +17,7 @@ SET max_parallel_workers_per_gather = 0;
 -- For a summary s with c counters of a multiset whose exact counts are in
 -- the table named by exact (value text, n bigint), with N = sum(n):
 --   total_ok          topk_total(s) = N;
---   size_ok           at most c values listed;
+--   size_ok           min(c, distinct values) values listed;
 --   bounds_hold       every listed value: lower_bound <= n <= upper_bound,
 --                     and count = lower_bound;
 --   heavy_listed      every value with n > N / (c + 1) is listed;
@@ -39,7 +39,8 @@ BEGIN
 		unlisted AS (SELECT e.value, e.n FROM %1$s e
 		             WHERE NOT EXISTS (SELECT 1 FROM listed l WHERE l.value = e.value))
 		SELECT info.total = (SELECT sum(n) FROM %1$s),
-		       (SELECT count(*) FROM listed) = info.entries AND info.entries <= info.counters,
+		       (SELECT count(*) FROM listed) = info.entries AND
+		       info.entries = least(info.counters, (SELECT count(*) FROM %1$s)),
 		       coalesce((SELECT bool_and(lower_bound <= n AND n <= upper_bound AND count = lower_bound)
 		                 FROM listed), true),
 		       NOT EXISTS (SELECT 1 FROM unlisted u WHERE u.n * (info.counters + 1) > info.total),
@@ -174,6 +175,10 @@ SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 -- (the plan checked is the plan of the very query whose result is printed)
 \set q 'SELECT k.* FROM (SELECT topk_agg(item, 100) AS s FROM topkacc_stream) p, LATERAL topkacc_check(p.s, ''topkacc_exact'') k'
+SELECT topkacc_has_partial_aggregate(:'q') AS partial_aggregate;
+:q;
+-- as many values as asked for, here and in every check above and below
+\set q 'SELECT count(*) AS listed FROM topk_items((SELECT topk_agg(item::text, 100) FROM topkacc_stream))'
 SELECT topkacc_has_partial_aggregate(:'q') AS partial_aggregate;
 :q;
 -- merging in parallel: 10,001 stored summaries of 100 consecutive rows each
