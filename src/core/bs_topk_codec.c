@@ -186,7 +186,7 @@ read_checked_entry(const bs_topk *topk, uint64_t offset, uint32_t index,
 	for (uint32_t f = 0; f < fields; f++)
 	{
 		if (!read_varint(topk->payload + at, topk->payload_bytes - at, &field[f], &bytes))
-			return bs_fail(err, BS_ERR_FORMAT, "topksketch entries are truncated",
+			return bs_fail(err, BS_ERR_FORMAT, "topksketch entry has a malformed number",
 						   "Entry %u has a number that is cut off, longer than 64 bits or not written in its fewest bytes.",
 						   index);
 		at += bytes;
