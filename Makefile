@@ -36,7 +36,7 @@ REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
 	bloomfilter_format bloomfilter_distributed bloomfilter_schemes bloomfilter_fit \
 	bloomfilter_fit_edges \
 	value_canonical value_citext cmsketch_basics cmsketch_accuracy cmsketch_format \
-	topksketch_basics topksketch_accuracy topksketch_format topksketch_settings \
+	topksketch_basics topksketch_accuracy topksketch_format topksketch_settings vocabulary \
 	format_vectors \
 	hardening_limits extension_upgrade extension_metadata
 
