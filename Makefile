@@ -27,7 +27,7 @@ PG_OBJS = src/pg/bloomsketch.o src/pg/report.o src/pg/bloomfilter_alloc.o src/pg
 	src/pg/bloom_scheme_rates.o src/pg/fit_state.o src/pg/bloomfilter_fit_agg.o \
 	src/pg/cmsketch_io.o src/pg/cmsketch_funcs.o src/pg/cmsketch_agg.o \
 	src/pg/topksketch_state.o src/pg/topksketch_io.o src/pg/topksketch_agg.o \
-	src/pg/topksketch_funcs.o src/pg/topksketch_render.o
+	src/pg/topksketch_funcs.o src/pg/topksketch_render.o src/pg/topksketch_values.o
 OBJS = $(CORE_OBJS) $(PG_OBJS)
 
 REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
@@ -36,7 +36,7 @@ REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
 	bloomfilter_format bloomfilter_distributed bloomfilter_schemes bloomfilter_fit \
 	bloomfilter_fit_edges \
 	value_canonical value_citext cmsketch_basics cmsketch_accuracy cmsketch_format \
-	topksketch_basics topksketch_accuracy topksketch_format topksketch_settings \
+	topksketch_basics topksketch_accuracy topksketch_format topksketch_settings vocabulary \
 	format_vectors \
 	hardening_limits extension_upgrade extension_trusted extension_metadata
 

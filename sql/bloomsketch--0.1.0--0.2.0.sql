@@ -673,3 +673,75 @@ CREATE EVENT TRIGGER bloomsketch_citext_after ON ddl_command_end
 COMMENT ON EVENT TRIGGER bloomsketch_citext_after IS
 	'adds the overloads that refuse citext when the citext extension is installed';
 SELECT bloomsketch_citext_overloads(true);
+
+-- ---------------------------------------------------------------------------
+-- One vocabulary for the three types (docs/reference.md#vocabulary): the
+-- operations that one type had and another lacked
+-- ---------------------------------------------------------------------------
+
+-- As for cms_add and cms_estimate, an untyped literal has an overload of its
+-- own (bloomsketch_literal, above) and every typed value, citext included,
+-- reaches the anyelement function, which refuses citext.  topk_create sizes
+-- as topk_agg does: its two forms are topk_agg's two forms.
+CREATE FUNCTION topk_create(k integer) RETURNS topksketch
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION topk_create(integer) IS
+	'an empty topksketch of k counters, which merges with topk_agg(value, k) results';
+CREATE FUNCTION topk_create(k integer, epsilon float8) RETURNS topksketch
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION topk_create(integer, float8) IS
+	'an empty topksketch of max(k, ceil(1/epsilon) - 1) counters, which merges with topk_agg(value, k, epsilon) results';
+
+-- Not strict, as cms_add and bloom_add: a NULL value or count counts
+-- nothing and returns the summary unchanged.  Immutable as topk_agg is: the
+-- texts of numeric values and family other are written under fixed settings.
+CREATE FUNCTION topk_add(summary topksketch, value anyelement, count bigint DEFAULT 1)
+	RETURNS topksketch
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION topk_add(topksketch, anyelement, bigint) IS
+	'a copy of the summary with count occurrences of the value counted, its bounds as after topk_agg (a NULL value or count counts nothing; a NULL summary gives NULL)';
+CREATE FUNCTION topk_add(summary topksketch, value bloomsketch_literal, count bigint DEFAULT 1)
+	RETURNS topksketch
+	AS 'MODULE_PATHNAME', 'topk_add' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION topk_add(topksketch, bloomsketch_literal, bigint) IS
+	'a copy of the summary with count occurrences of the untyped literal counted as text';
+
+-- Immutable, unlike topk_items: they compare canonical bytes and render no text.
+CREATE FUNCTION topk_estimate(summary topksketch, value anyelement) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION topk_estimate(topksketch, anyelement) IS
+	'the occurrences of the value the summary counted (its count in topk_items, never above the true count); 0 when it is not listed';
+CREATE FUNCTION topk_estimate(summary topksketch, value bloomsketch_literal) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'topk_estimate' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION topk_estimate(topksketch, bloomsketch_literal) IS
+	'topk_estimate of the untyped literal, as text';
+CREATE FUNCTION topk_bounds(summary topksketch, value anyelement,
+	OUT lower_bound bigint, OUT upper_bound bigint) RETURNS record
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION topk_bounds(topksketch, anyelement) IS
+	'bounds of the true count of the value: those of topk_items when it is listed, else 0 and max_error';
+CREATE FUNCTION topk_bounds(summary topksketch, value bloomsketch_literal,
+	OUT lower_bound bigint, OUT upper_bound bigint) RETURNS record
+	AS 'MODULE_PATHNAME', 'topk_bounds' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION topk_bounds(topksketch, bloomsketch_literal) IS
+	'topk_bounds of the untyped literal, as text';
+
+-- Intersection of count-min sketches, spelled as for filters.  The
+-- aggregate's transition function allocates a sketch per row, which costs
+-- no more than reading that row's sketch.
+CREATE OPERATOR & (
+	LEFTARG = cmsketch,
+	RIGHTARG = cmsketch,
+	FUNCTION = cms_intersect,
+	COMMUTATOR = &
+);
+COMMENT ON OPERATOR & (cmsketch, cmsketch) IS 'intersection of two sketches (cms_intersect)';
+CREATE AGGREGATE cms_intersect_agg(cmsketch) (
+	SFUNC = cms_intersect,
+	STYPE = cmsketch,
+	SSPACE = 304512,
+	COMBINEFUNC = cms_intersect,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE cms_intersect_agg(cmsketch) IS
+	'intersection of the non-NULL sketches (counter-wise minimum); NULL when there are none';

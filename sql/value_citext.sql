@@ -96,6 +96,10 @@ SELECT bloom_create(10) @> name FROM names_ci;
 SELECT bloom_add(bloom_create(10), name) FROM names_ci;
 SELECT cms_add(cms_create(), name) FROM names_domain;
 SELECT cms_estimate(cms_create(), 'Alice'::citext);
+SELECT topk_add(topk_create(3), name) FROM names_domain;
+SELECT topk_add(topk_create(3), 'Alice'::citext, 2);
+SELECT topk_estimate(topk_create(3), 'Alice'::citext);
+SELECT topk_bounds(topk_create(3), name) FROM names_ci;
 -- text still builds what it built, and lower() is the way to ignore case
 SELECT bloom_agg(lower(name), 10) @> 'alice'::text AS found_lower FROM names;
 SELECT topk_agg(name::text, 3) = topk_agg(name, 3) AS text_unchanged FROM names;

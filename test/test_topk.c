@@ -487,6 +487,112 @@ test_table_growth(void)
 	bs_topk_table_destroy(&table);
 }
 
+/*
+ * Count a run of `weight` occurrences of v (family other, its text given):
+ * at once with bs_topk_table_count_many, or one by one.
+ */
+static void
+count_run(bs_topk_table *table, int64_t v, uint64_t weight, bool at_once)
+{
+	uint8_t		key[8];
+	bool		inserted = false;
+	bs_topk_slot *slot = NULL;
+	bs_error	err;
+	char		text[24];
+
+	integer_key(v, key);
+	table->family = BS_FAMILY_OTHER;
+	if (at_once)
+		slot = bs_topk_table_count_many(table, key, 8, bs_topk_hash(key, 8), weight, &inserted,
+										&err);
+	for (uint64_t i = 0; !at_once && i < weight; i++)
+	{
+		slot = bs_topk_table_count(table, key, 8, bs_topk_hash(key, 8), &inserted, &err);
+		if (inserted && slot != NULL)
+		{
+			snprintf(text, sizeof(text), "%" PRId64, v);
+			CHECK(bs_topk_table_set_text(table, slot, (const uint8_t *) text,
+										 (uint32_t) strlen(text), &err) == BS_OK);
+		}
+	}
+	CHECK(slot != NULL);
+	if (at_once && inserted)
+	{
+		snprintf(text, sizeof(text), "%" PRId64, v);
+		CHECK(bs_topk_table_set_text(table, slot, (const uint8_t *) text,
+									 (uint32_t) strlen(text), &err) == BS_OK);
+	}
+}
+
+/*
+ * A weighted count is that many single counts in a row: the same bytes, on
+ * a Zipf stream of runs long enough to force reductions; and bs_topk_find
+ * finds exactly the listed values.
+ */
+static void
+test_weighted_count_and_find(void)
+{
+	const uint32_t domain = 500;
+	int64_t    *stream = zipf_stream(20000, domain, 1.1, 77);
+	uint64_t   *exact = xcalloc(sizeof(uint64_t) * domain);
+	bs_topk_table at_once;
+	bs_topk_table one_by_one;
+	bs_topk    *a;
+	bs_topk    *b;
+	uint64_t	n = 0;
+	uint32_t	found = 0;
+
+	table_init(&at_once, 30);
+	table_init(&one_by_one, 30);
+	for (size_t i = 0; i < 20000; i++)
+	{
+		uint64_t	weight = 1 + (uint64_t) (i % 5);
+
+		count_run(&at_once, stream[i], weight, true);
+		count_run(&one_by_one, stream[i], weight, false);
+		exact[stream[i]] += weight;
+		n += weight;
+	}
+	a = table_to_flat(&at_once);
+	b = table_to_flat(&one_by_one);
+	CHECK(a->error > 0);
+	CHECK(a->length_word == b->length_word && memcmp(a, b, (size_t) a->length_word) == 0);
+	check_guarantees(a, exact, domain, n, "weighted counts");
+	for (int64_t v = 0; v < domain; v++)
+	{
+		uint8_t		key[8];
+		bs_topk_entry e;
+		uint64_t	offset = 0;
+		bool		listed = false;
+
+		integer_key(v, key);
+		for (uint32_t i = 0; i < a->entries; i++)
+		{
+			bs_topk_read_entry(a, &offset, &e);
+			if (key_integer(e.key) == v)
+			{
+				listed = true;
+				break;
+			}
+		}
+		CHECKF(bs_topk_find(a, key, 8, &e) == listed, "find %" PRId64, v);
+		if (listed)
+		{
+			found++;
+			CHECK(e.key_length == 8 && key_integer(e.key) == v);
+		}
+		/* a prefix of a listed key is another key */
+		CHECK(!bs_topk_find(a, key, 7, &e));
+	}
+	CHECK(found == a->entries);
+	bs_topk_table_destroy(&at_once);
+	bs_topk_table_destroy(&one_by_one);
+	free(a);
+	free(b);
+	free(exact);
+	free(stream);
+}
+
 int
 main(void)
 {
@@ -498,6 +604,7 @@ main(void)
 	test_texts();
 	test_table_growth();
 	test_long_keys();
+	test_weighted_count_and_find();
 	test_topk_codec();
 
 	printf("topk: %lu checks, %lu failed\n", checks_run, checks_failed);

@@ -37,6 +37,27 @@ bs_topk_key_compare(const uint8_t *a, uint32_t a_length, const uint8_t *b,
 	return a_length < b_length ? -1 : a_length > b_length ? 1 : 0;
 }
 
+bool
+bs_topk_find(const bs_topk *topk, const uint8_t *key, uint32_t key_length,
+			 bs_topk_entry *entry)
+{
+	uint64_t	offset = 0;
+
+	for (uint32_t i = 0; i < topk->entries; i++)
+	{
+		int			c;
+
+		bs_poll_at(i);
+		bs_topk_read_entry(topk, &offset, entry);
+		c = bs_topk_key_compare(entry->key, entry->key_length, key, key_length);
+		if (c == 0)
+			return true;
+		if (c > 0)
+			break;
+	}
+	return false;
+}
+
 bs_status
 bs_topk_size(int64_t k, double epsilon, bool with_epsilon, uint32_t *counters,
 			 bs_error *err)

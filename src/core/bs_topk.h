@@ -188,6 +188,14 @@ bs_topk_upper_bound(const bs_topk *topk, const bs_topk_entry *entry)
 bs_status	bs_topk_size(int64_t k, double epsilon, bool with_epsilon,
 						 uint32_t *counters, bs_error *err);
 
+/*
+ * Find a key among a validated summary's entries: true, with *entry set,
+ * when it is listed.  Entries are sorted by key, so the scan stops at the
+ * first larger one; it polls for interrupts (a summary lists up to 10^6).
+ */
+bool		bs_topk_find(const bs_topk *topk, const uint8_t *key, uint32_t key_length,
+						 bs_topk_entry *entry);
+
 /* Bytes of the in-memory value with this payload (length word included). */
 static inline uint64_t
 bs_topk_value_bytes(uint64_t payload_bytes)

@@ -231,6 +231,28 @@ bs_topk_table_count(bs_topk_table *table, const void *key, uint32_t length, uint
 }
 
 /*
+ * Count `weight` (>= 1) occurrences of a key at once, as bs_topk_table_count
+ * (the caller has checked that total + weight stays within
+ * BS_TOPK_MAX_TOTAL).  The same as weight single counts in a row: only the
+ * first can take a slot (and so reduce the table), the others add 1 to it,
+ * so every guarantee of bs_topk.h holds as it does for single counts.
+ */
+static inline bs_topk_slot *
+bs_topk_table_count_many(bs_topk_table *table, const void *key, uint32_t length,
+						 uint64_t hash, uint64_t weight, bool *inserted, bs_error *err)
+{
+	bs_topk_slot *slot = bs_topk_table_count(table, key, length, hash, inserted, err);
+
+	if (slot != NULL && weight > 1)
+	{
+		slot->count += weight - 1;
+		slot->lower += weight - 1;
+		table->total += weight - 1;
+	}
+	return slot;
+}
+
+/*
  * Subtract the (keep + 1)-th largest count from every count and drop the
  * slots left without one, adding it to the error; nothing when at most keep
  * slots are used.  keep >= 1.

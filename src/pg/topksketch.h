@@ -81,11 +81,21 @@ bs_topk_state_changed(TopkState *state)
 	}
 }
 
+/*
+ * Count `weight` (>= 1) occurrences of a value of this type into the state
+ * (topksketch_agg.c): 22023 for another family, 22003 past a bigint total.
+ */
+void		bs_topk_state_count(TopkState *state, const TopkValueType *type, Datum value,
+								uint64 weight);
+
 /* Merge a stored summary into the state (22000, 22003 on failure). */
 void		bs_topk_state_merge(TopkState *state, const bs_topk *other);
 
 /* The stored form of the state, in CurrentMemoryContext. */
 bs_topk    *bs_topk_state_flatten(TopkState *state);
+
+/* The stored form of a state made for one call, which is then deleted. */
+bs_topk    *bs_topk_state_finish(TopkState *state);
 
 /* ---- stored values (topksketch_io.c) ---- */
 

@@ -1,7 +1,7 @@
 /*
- * topksketch_agg.c — topk_agg's transition and final functions, and the
+ * topksketch_agg.c — topk_agg's transition and final functions, the
  * merge that is topk_agg's combine function and topk_merge_agg's
- * transition.
+ * transition, and the counting of values that topk_add shares.
  *
  * The state is the topksketch itself (docs/design.md decision 1), as an
  * expanded object (topksketch_state.c): built on the first non-NULL value,
@@ -99,12 +99,13 @@ counters_mismatch_error(uint32 state_counters, uint32 row_counters)
 }
 
 pg_noreturn static void
-total_range_error(void)
+total_range_error(uint64 total, uint64 weight)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 			 errmsg("topksketch total count is out of range"),
-			 errdetail("Counting one more value would pass the largest bigint, %lld.",
+			 errdetail("Counting %llu more values would take the total of %llu past the largest bigint, %lld.",
+					   (unsigned long long) weight, (unsigned long long) total,
 					   (long long) PG_INT64_MAX),
 			 errhint("Count fewer values per summary.")));
 }
@@ -137,9 +138,12 @@ keep_value(TopkState *state, Datum value)
 	return (uint64) (uintptr_t) copy;
 }
 
-/* Count one value into the state. */
-static void
-count_value(TopkState *state, const TopkValueType *type, Datum value)
+/*
+ * Count `weight` (>= 1) occurrences of one value into the state: inline,
+ * since topk_agg runs it once per row with a weight of 1.
+ */
+static pg_attribute_always_inline void
+count_value(TopkState *state, const TopkValueType *type, Datum value, uint64 weight)
 {
 	bs_topk_table *table = &state->table;
 	CanonicalBytes bytes;
@@ -147,14 +151,15 @@ count_value(TopkState *state, const TopkValueType *type, Datum value)
 	bool		inserted;
 	bs_error	err;
 
-	if (unlikely(table->total >= BS_TOPK_MAX_TOTAL))
-		total_range_error();
+	if (unlikely(table->total > BS_TOPK_MAX_TOTAL - weight))
+		total_range_error(table->total, weight);
 	canonical_bytes(&type->kind, value, &bytes);
 	bs_adopt_value_family("topksketch", "summary", BS_TOPK_FORMAT_VERSION, &table->version,
 						  &table->family, &table->type_tag, &type->kind);
 	bs_topk_state_changed(state);
-	slot = bs_topk_table_count(table, bytes.data, (uint32) bytes.length,
-							   bs_topk_hash(bytes.data, bytes.length), &inserted, &err);
+	slot = bs_topk_table_count_many(table, bytes.data, (uint32) bytes.length,
+									bs_topk_hash(bytes.data, bytes.length), weight, &inserted,
+									&err);
 	if (unlikely(slot == NULL))
 		bs_report(&err, BS_SOURCE_BINARY);
 	if (inserted)
@@ -167,6 +172,14 @@ count_value(TopkState *state, const TopkValueType *type, Datum value)
 			slot->label.token = keep_value(state, value);
 	}
 	canonical_release(&bytes);
+}
+
+void
+bs_topk_state_count(TopkState *state, const TopkValueType *type, Datum value, uint64 weight)
+{
+	if (unlikely(!state->has_output))
+		bs_topk_state_set_value_type(state, type);
+	count_value(state, type, value, weight);
 }
 
 PG_FUNCTION_INFO_V1(topk_agg_trans);
@@ -206,7 +219,7 @@ topk_agg_trans(PG_FUNCTION_ARGS)
 		counters_mismatch_error(state->table.counters, counters);
 	if (unlikely(!state->has_output))
 		bs_topk_state_set_value_type(state, &cache->type);
-	count_value(state, &cache->type, PG_GETARG_DATUM(1));
+	count_value(state, &cache->type, PG_GETARG_DATUM(1), 1);
 	PG_RETURN_DATUM(result);
 }
 
@@ -217,12 +230,9 @@ merge_values(FunctionCallInfo fcinfo)
 	const bs_topk *a = bs_topk_stored_arg(fcinfo, 0);
 	const bs_topk *b = bs_topk_stored_arg(fcinfo, 1);
 	TopkState  *state = bs_topk_state_from_flat(CurrentMemoryContext, a);
-	bs_topk    *result;
 
 	bs_topk_state_merge(state, b);
-	result = bs_topk_state_flatten(state);
-	DeleteExpandedObject(EOHPGetRWDatum(&state->header));
-	PG_RETURN_POINTER(result);
+	PG_RETURN_POINTER(bs_topk_state_finish(state));
 }
 
 PG_FUNCTION_INFO_V1(topk_merge);

@@ -177,6 +177,15 @@ bs_topk_state_flatten(TopkState *state)
 	return copy;
 }
 
+bs_topk    *
+bs_topk_state_finish(TopkState *state)
+{
+	bs_topk    *result = bs_topk_state_flatten(state);
+
+	DeleteExpandedObject(EOHPGetRWDatum(&state->header));
+	return result;
+}
+
 /* ---- making and changing states ---- */
 
 TopkState *
