@@ -410,7 +410,7 @@ bs_family_token(uint8_t family, uint32_t type_tag, char *out, size_t size)
 }
 
 uint32_t
-bs_type_tag(const char *qualified_name, size_t length)
+bs_type_tag(const char *signature, size_t length)
 {
-	return (uint32_t) XXH3_64bits(qualified_name, length);
+	return (uint32_t) XXH3_64bits(signature, length);
 }

@@ -101,8 +101,7 @@ typedef enum bs_family
 	BS_FAMILY_TIMESTAMPTZ = 10,
 	BS_FAMILY_OTHER = 11		/* arrays, ranges, composites, jsonb, time, interval,
 								 * inet, macaddr: each in a canonical form of its own
-								 * (docs/values.md); version 1 hashed every type outside
-								 * the families above through its binary send form */
+								 * (docs/values.md), tagged by its family signature */
 } bs_family;
 #define BS_FAMILY_LAST BS_FAMILY_OTHER
 
@@ -126,7 +125,7 @@ typedef struct bs_bloom
 	uint8_t		reserved8;		/* must be zero */
 	uint16_t	hashes;			/* k */
 	uint16_t	reserved16;		/* must be zero */
-	uint32_t	type_tag;		/* BS_FAMILY_OTHER: hash of the type's name; else 0 */
+	uint32_t	type_tag;		/* BS_FAMILY_OTHER: hash of the family signature; else 0 */
 	uint64_t	bits;			/* m */
 	uint64_t	seed;
 	uint64_t	items;			/* number of values added (not distinct) */
@@ -309,7 +308,7 @@ bool		bs_scheme_parse(const char *name, uint8_t *scheme);
 /* The family as the text form writes it: its name, or other-<tag in hex>. */
 void		bs_family_token(uint8_t family, uint32_t type_tag, char *out, size_t size);
 
-/* A 32-bit tag identifying a type by its qualified name (BS_FAMILY_OTHER). */
-uint32_t	bs_type_tag(const char *qualified_name, size_t length);
+/* A 32-bit tag of a family signature such as "array(integer)" (BS_FAMILY_OTHER). */
+uint32_t	bs_type_tag(const char *signature, size_t length);
 
 #endif							/* BS_BLOOM_H */

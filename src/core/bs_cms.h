@@ -61,7 +61,7 @@ typedef struct bs_cms
 	uint8_t		version;		/* BS_CMS_FORMAT_VERSION */
 	uint8_t		family;			/* bs_family */
 	uint16_t	reserved16;		/* must be zero */
-	uint32_t	type_tag;		/* BS_FAMILY_OTHER: hash of the type's name; else 0 */
+	uint32_t	type_tag;		/* BS_FAMILY_OTHER: hash of the family signature; else 0 */
 	uint32_t	width;			/* w, prime */
 	uint16_t	depth;			/* d, rows per copy, 1 <= d <= w */
 	uint16_t	copies;			/* independent copies, >= 1 */
