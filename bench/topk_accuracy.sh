@@ -54,8 +54,10 @@
 #   being topk's count (its lower bound) and topn's frequency;
 #   topk's bound width/N = max over listed x of (upper_bound - lower_bound)/N;
 #   violations = listed x with f(x) outside [lower_bound, upper_bound];
-#   bytes = pg_column_size of the result stored in a table (compressed by
-#   PostgreSQL above ~2 KB).
+#   bytes = pg_column_size of the result as the aggregate returns it
+#   (uncompressed), stored = pg_column_size of the result read back from a
+#   table of its own (id int, summary), where PostgreSQL compresses a row over
+#   ~2 KB.
 # Prints the Markdown tables and summary lines (bench/README.md).
 CALLER_PG_BIN=${PG_BIN:-}
 source "$(dirname "$0")/../scripts/lib.sh" # bs_log, BS_ROOT, PG_BIN default
@@ -77,9 +79,9 @@ WORK=$(mktemp -d /tmp/bloomsketch-topk-accuracy.XXXXXX)
 psql_db() { "$PSQL" -X -q -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
 # Every session: no parallel plans, seq scans from the table's first block,
 # so that an aggregate sees the rows in the order they were written.
-SESSION="SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = off; SET jit = off; SET work_mem = '256MB';"
+SESSION="SET client_min_messages = warning; SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = off; SET jit = off; SET work_mem = '256MB';"
 
-"$PSQL" -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $DB" \
+"$PSQL" -X -q -v ON_ERROR_STOP=1 -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" \
 	-c "CREATE DATABASE $DB TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
 trap '"$PSQL" -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
 psql_db -c "CREATE EXTENSION bloomsketch"
@@ -125,10 +127,10 @@ psql_db <<'SQL'
 CREATE FUNCTION study_uniform(tag text, id bigint) RETURNS float8 LANGUAGE sql IMMUTABLE AS
 $$ SELECT ('x' || substr(md5(tag || ':' || id), 1, 13))::bit(52)::bigint / 4503599627370496.0::float8 $$;
 CREATE TABLE study_truth (ds text, v text, f bigint, vpart int, PRIMARY KEY (ds, v));
-CREATE TABLE study_results (ds text, ord text, build text, k int, tk topksketch, tn jsonb);
+CREATE TABLE study_results (id serial, ds text, ord text, build text, k int, tk topksketch, tn jsonb);
 CREATE TABLE study_items (ds text, ord text, build text, k int, side text, rank bigint, item text,
 	est bigint, lo bigint, hi bigint);
-CREATE TABLE study_meta (ds text, ord text, build text, k int, side text, listed bigint, bytes int);
+CREATE TABLE study_meta (ds text, ord text, build text, k int, side text, listed bigint, bytes int, stored int);
 -- the result of a balanced tree of pairwise merges of the parts, in order
 CREATE FUNCTION study_tree_topk(parts topksketch[]) RETURNS topksketch LANGUAGE plpgsql AS $$
 DECLARE
@@ -233,7 +235,7 @@ builds_sql() {
 	fi
 	for k in 100 192; do
 		[ "$TOPN" = 1 ] && echo "SET topn.number_of_counters = $k;"
-		echo "INSERT INTO study_results SELECT '$ds', '$ord', 'serial', $k, topk_agg(v, $k), $tn_agg FROM study_rows;"
+		echo "INSERT INTO study_results (ds, ord, build, k, tk, tn) SELECT '$ds', '$ord', 'serial', $k, topk_agg(v, $k), $tn_agg FROM study_rows;"
 	done
 	[ "$TOPN" = 1 ] && echo "SET topn.number_of_counters = 100;"
 	# HashAggregate keeps each part's rows in scan order (a sort might not)
@@ -246,7 +248,7 @@ builds_sql() {
 			UNION ALL
 			SELECT 'value', vpart, topk_agg(v, 100), $tn_agg FROM study_rows GROUP BY vpart;
 		RESET enable_sort;
-		INSERT INTO study_results
+		INSERT INTO study_results (ds, ord, build, k, tk, tn)
 			SELECT '$ds', '$ord', split || ', merge_agg', 100, topk_merge_agg(tk ORDER BY part), $tn_fold
 			FROM parts GROUP BY split
 			UNION ALL
@@ -263,12 +265,21 @@ builds_sql() {
 # results in that order.
 record_sql() {
 	cat <<-SQL
+		-- new values of the same bytes (the casts and || build them afresh,
+		-- uncompressed), so that what study_results compressed stays out
+		CREATE TEMP TABLE stored_topk AS
+			SELECT id, tk::bytea::topksketch AS tk FROM study_results WHERE ds = '$1' AND ord = '$2';
+		CREATE TEMP TABLE stored_topn AS
+			SELECT id, tn || '{}' AS tn FROM study_results WHERE ds = '$1' AND ord = '$2';
 		INSERT INTO study_meta
-			SELECT ds, ord, build, k, 'topk', (SELECT count(*) FROM topk_items(tk)), pg_column_size(tk)
-			FROM study_results WHERE ds = '$1' AND ord = '$2'
+			SELECT ds, ord, build, k, 'topk', (SELECT count(*) FROM topk_items(r.tk)), pg_column_size(r.tk::bytea::topksketch),
+				pg_column_size(s.tk)
+			FROM study_results r JOIN stored_topk s USING (id)
 			UNION ALL
-			SELECT ds, ord, build, k, 'topn', (SELECT count(*) FROM jsonb_object_keys(tn)), pg_column_size(tn)
-			FROM study_results WHERE ds = '$1' AND ord = '$2' AND tn IS NOT NULL;
+			SELECT ds, ord, build, k, 'topn', (SELECT count(*) FROM jsonb_object_keys(r.tn)), pg_column_size(r.tn || '{}'),
+				pg_column_size(s.tn)
+			FROM study_results r JOIN stored_topn s USING (id) WHERE r.tn IS NOT NULL;
+		DROP TABLE stored_topk, stored_topn;
 		INSERT INTO study_items
 			SELECT ds, ord, build, k, 'topk', i.n, i.value, i.count, i.lower_bound, i.upper_bound
 			FROM study_results, topk_items(tk) WITH ORDINALITY AS i(value, count, lower_bound, upper_bound, n)
@@ -312,6 +323,7 @@ for ds in "${DATASETS[@]}"; do
 	done
 done
 psql_db -c "DROP TABLE study_rows, study_src"
+bs_log "data and builds done in $SECONDS s"
 
 # ---------------------------------------------------------------------------
 # Scores and the tables.
@@ -324,7 +336,7 @@ CREATE TABLE study_ranks AS
 	FROM (SELECT ds, f, row_number() OVER (PARTITION BY ds ORDER BY f DESC) AS r FROM study_truth) t
 	GROUP BY ds;
 CREATE TABLE study_scores AS
-	SELECT m.ds, m.ord, m.build, m.k, m.side, m.listed, m.bytes,
+	SELECT m.ds, m.ord, m.build, m.k, m.side, m.listed, m.bytes, m.stored,
 		q.f10 > q.f11 AS def10, q.f100 > q.f101 AS def100,
 		count(i.item) FILTER (WHERE i.rank <= 10 AND t.f >= q.f10) / 10.0 AS r10,
 		count(i.item) FILTER (WHERE i.rank <= 10 AND t.f >= q.f10) / nullif(least(m.listed, 10), 0)::numeric AS p10,
@@ -337,24 +349,25 @@ CREATE TABLE study_scores AS
 	JOIN study_ranks q USING (ds)
 	LEFT JOIN study_items i USING (ds, ord, build, k, side)
 	LEFT JOIN study_truth t ON t.ds = i.ds AND t.v = i.item
-	GROUP BY m.ds, m.ord, m.build, m.k, m.side, m.listed, m.bytes, q.n, q.f10, q.f11, q.f100, q.f101;
+	GROUP BY m.ds, m.ord, m.build, m.k, m.side, m.listed, m.bytes, m.stored, q.n, q.f10, q.f11, q.f100, q.f101;
 SQL
 
 echo
 echo "Rows per data set: $(psql_db -At -F ' ' -c "SELECT string_agg(ds || ' N = ' || n || ', ' || (SELECT count(*) FROM study_truth t WHERE t.ds = q.ds) || ' distinct, f(10..11) = ' || f10 || '..' || f11 || ', f(100..101) = ' || f100 || '..' || f101, '; ' ORDER BY ds) FROM study_ranks q")."
+[ "$TOPN" = 1 ] || TOPN_NOTE="topn NOT MEASURED ($TOPN_NOTE)"
 echo "Comparison: $TOPN_NOTE. Cells are topk / topn; * marks a recall or precision of a top K that is not well defined (f(K) = f(K+1))."
 echo
 psql_db -At <<'SQL'
 CREATE FUNCTION study_cell(a numeric, b numeric, digits int, defined boolean) RETURNS text LANGUAGE sql AS $$
 	SELECT coalesce(round(a, digits)::text, '–') || ' / ' || coalesce(round(b, digits)::text, '–')
 		|| CASE WHEN defined THEN '' ELSE '*' END $$;
-SELECT '| data | order | build | K | items | recall@10 | precision@10 | recall@100 | precision@100 | max err/N | bytes | topk bound width/N | topk violations |';
-SELECT '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
-SELECT format('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |', a.ds, a.ord, a.build, a.k,
+SELECT '| data | order | build | K | items | recall@10 | precision@10 | recall@100 | precision@100 | max err/N | bytes | stored | topk bound width/N | topk violations |';
+SELECT '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+SELECT format('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |', a.ds, a.ord, a.build, a.k,
 		study_cell(a.listed, b.listed, 0, true), study_cell(a.r10, b.r10, 2, a.def10),
 		study_cell(a.p10, b.p10, 2, a.def10), study_cell(a.r100, b.r100, 2, a.def100),
-		study_cell(a.p100, b.p100, 2, a.def100), study_cell(a.maxerr::numeric, b.maxerr::numeric, 4, true),
-		study_cell(a.bytes, b.bytes, 0, true), round(a.width::numeric, 4), a.violations)
+		study_cell(a.p100, b.p100, 2, a.def100), study_cell(a.maxerr::numeric, b.maxerr::numeric, 5, true),
+		study_cell(a.bytes, b.bytes, 0, true), study_cell(a.stored, b.stored, 0, true), round(a.width::numeric, 5), a.violations)
 FROM study_scores a LEFT JOIN study_scores b ON b.side = 'topn' AND (b.ds, b.ord, b.build, b.k) = (a.ds, a.ord, a.build, a.k)
 WHERE a.side = 'topk' AND a.build NOT LIKE '%order%'
 ORDER BY a.ds, a.ord, a.k, a.build = 'serial' DESC, a.build;
@@ -362,14 +375,14 @@ SQL
 echo
 psql_db -At <<'SQL'
 SELECT format('Summary at K = %s, averages over %s rows (topk / topn): items %s, recall@10 %s, precision@10 %s, '
-		'recall@100 %s, precision@100 %s, max err/N %s, bytes %s; topk bound width/N %s; topk violations %s in all. '
+		'recall@100 %s, precision@100 %s, max err/N %s, bytes %s, stored %s; topk bound width/N %s; topk violations %s in all. '
 		'Rows where topk''s recall is at least topn''s - 0.02 (of those whose top K is well defined): '
 		'top 10 %s of %s, top 100 %s of %s.',
 		a.k, count(*), study_cell(avg(a.listed), avg(b.listed), 1, true), study_cell(avg(a.r10), avg(b.r10), 3, true),
 		study_cell(avg(a.p10), avg(b.p10), 3, true), study_cell(avg(a.r100), avg(b.r100), 3, true),
 		study_cell(avg(a.p100), avg(b.p100), 3, true),
-		study_cell(avg(a.maxerr)::numeric, avg(b.maxerr)::numeric, 4, true), study_cell(avg(a.bytes), avg(b.bytes), 0, true),
-		round(avg(a.width)::numeric, 4), sum(a.violations),
+		study_cell(avg(a.maxerr)::numeric, avg(b.maxerr)::numeric, 5, true), study_cell(avg(a.bytes), avg(b.bytes), 0, true), study_cell(avg(a.stored), avg(b.stored), 0, true),
+		round(avg(a.width)::numeric, 5), sum(a.violations),
 		count(*) FILTER (WHERE a.def10 AND a.r10 >= b.r10 - 0.02), count(*) FILTER (WHERE a.def10),
 		count(*) FILTER (WHERE a.def100 AND a.r100 >= b.r100 - 0.02), count(*) FILTER (WHERE a.def100))
 FROM study_scores a LEFT JOIN study_scores b ON b.side = 'topn' AND (b.ds, b.ord, b.build, b.k) = (a.ds, a.ord, a.build, a.k)
