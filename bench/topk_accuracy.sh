@@ -11,7 +11,7 @@
 # PostgreSQL of PG_BIN (or PG_CONFIG; default as scripts/lib.sh: BS_PG_BIN or
 # Debian's), which must be the server's installation; when topn cannot be
 # built or loaded it says so and measures topk alone (TOPN_BUILD=0 skips the
-# build and uses a topn already installed).  ROWS (default 1,000,000) sizes
+# build and uses a topn already installed; KEEP_DB=1 keeps the database).  ROWS (default 1,000,000) sizes
 # the generated data sets; the word stream has its own size.  Both sides get
 # the values as text (topn takes only text).
 #
@@ -79,11 +79,16 @@ WORK=$(mktemp -d /tmp/bloomsketch-topk-accuracy.XXXXXX)
 psql_db() { "$PSQL" -X -q -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
 # Every session: no parallel plans, seq scans from the table's first block,
 # so that an aggregate sees the rows in the order they were written.
-SESSION="SET client_min_messages = warning; SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = off; SET jit = off; SET work_mem = '256MB';"
+SESSION="SET client_min_messages = warning; SET max_parallel_workers_per_gather = 0;
+	SET synchronize_seqscans = off; SET jit = off; SET work_mem = '256MB';"
 
 "$PSQL" -X -q -v ON_ERROR_STOP=1 -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" \
 	-c "CREATE DATABASE $DB TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
-trap '"$PSQL" -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
+if [ "${KEEP_DB:-0}" = 1 ]; then # to inspect study_* tables afterwards
+	trap 'rm -rf "$WORK"' EXIT
+else
+	trap '"$PSQL" -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
+fi
 psql_db -c "CREATE EXTENSION bloomsketch"
 
 # ---------------------------------------------------------------------------
@@ -103,6 +108,7 @@ build_topn() {
 		TOPN_NOTE="topn did not build or install with $PG_CONFIG (log above)"
 		return 1
 	fi
+	bs_log "built and installed topn from $TOPN_TARBALL with $PG_CONFIG"
 }
 if [ "$TOPN_BUILD" = 0 ] || build_topn; then
 	if psql_db -c "CREATE EXTENSION topn" 2>"$WORK/topn_load.log"; then
@@ -131,38 +137,27 @@ CREATE TABLE study_results (id serial, ds text, ord text, build text, k int, tk 
 CREATE TABLE study_items (ds text, ord text, build text, k int, side text, rank bigint, item text,
 	est bigint, lo bigint, hi bigint);
 CREATE TABLE study_meta (ds text, ord text, build text, k int, side text, listed bigint, bytes int, stored int);
--- the result of a balanced tree of pairwise merges of the parts, in order
-CREATE FUNCTION study_tree_topk(parts topksketch[]) RETURNS topksketch LANGUAGE plpgsql AS $$
+-- the result of a balanced tree of pairwise merges of the parts, in order,
+-- by the function named merge (topk_merge, the function of topk's +, or
+-- topn_union)
+CREATE FUNCTION study_tree(parts anyarray, merge text) RETURNS anyelement LANGUAGE plpgsql AS $$
 DECLARE
-	next topksketch[];
+	next parts%TYPE;
 BEGIN
 	WHILE cardinality(parts) > 1 LOOP
-		next := '{}';
+		next := parts[1:0];
 		FOR i IN 1 .. cardinality(parts) BY 2 LOOP
-			next := next || CASE WHEN i < cardinality(parts) THEN parts[i] + parts[i + 1] ELSE parts[i] END;
+			IF i < cardinality(parts) THEN
+				EXECUTE format('SELECT array_append($1, %I($2, $3))', merge) INTO next USING next, parts[i], parts[i + 1];
+			ELSE
+				next := array_append(next, parts[i]);
+			END IF;
 		END LOOP;
 		parts := next;
 	END LOOP;
 	RETURN parts[1];
 END $$;
 SQL
-if [ "$TOPN" = 1 ]; then
-	psql_db <<-'SQL'
-		CREATE FUNCTION study_tree_topn(parts jsonb[]) RETURNS jsonb LANGUAGE plpgsql AS $$
-		DECLARE
-			next jsonb[];
-		BEGIN
-			WHILE cardinality(parts) > 1 LOOP
-				next := '{}';
-				FOR i IN 1 .. cardinality(parts) BY 2 LOOP
-					next := next || CASE WHEN i < cardinality(parts) THEN topn_union(parts[i], parts[i + 1]) ELSE parts[i] END;
-				END LOOP;
-				parts := next;
-			END LOOP;
-			RETURN parts[1];
-		END $$;
-	SQL
-fi
 
 # ---------------------------------------------------------------------------
 # Data: each generator fills study_src(id, v) (id: the row's place in the
@@ -231,11 +226,12 @@ builds_sql() {
 	local ds=$1 ord=$2 tn_agg="NULL::jsonb" tn_fold="NULL::jsonb" tn_tree="NULL::jsonb" k
 	if [ "$TOPN" = 1 ]; then
 		tn_agg="topn_add_agg(v)" tn_fold="topn_union_agg(tn ORDER BY part)"
-		tn_tree="study_tree_topn(array_agg(tn ORDER BY part))"
+		tn_tree="study_tree(array_agg(tn ORDER BY part), 'topn_union')"
 	fi
 	for k in 100 192; do
 		[ "$TOPN" = 1 ] && echo "SET topn.number_of_counters = $k;"
-		echo "INSERT INTO study_results (ds, ord, build, k, tk, tn) SELECT '$ds', '$ord', 'serial', $k, topk_agg(v, $k), $tn_agg FROM study_rows;"
+		echo "INSERT INTO study_results (ds, ord, build, k, tk, tn)
+			SELECT '$ds', '$ord', 'serial', $k, topk_agg(v, $k), $tn_agg FROM study_rows;"
 	done
 	[ "$TOPN" = 1 ] && echo "SET topn.number_of_counters = 100;"
 	# HashAggregate keeps each part's rows in scan order (a sort might not)
@@ -252,7 +248,7 @@ builds_sql() {
 			SELECT '$ds', '$ord', split || ', merge_agg', 100, topk_merge_agg(tk ORDER BY part), $tn_fold
 			FROM parts GROUP BY split
 			UNION ALL
-			SELECT '$ds', '$ord', split || ', tree', 100, study_tree_topk(array_agg(tk ORDER BY part)), $tn_tree
+			SELECT '$ds', '$ord', split || ', tree', 100, study_tree(array_agg(tk ORDER BY part), 'topk_merge'), $tn_tree
 			FROM parts GROUP BY split
 			UNION ALL
 			SELECT '$ds', '$ord', split || ', order ' || r, 100, topk_merge_agg(tk ORDER BY md5(r || ':' || part)), NULL
@@ -353,42 +349,52 @@ CREATE TABLE study_scores AS
 SQL
 
 echo
-echo "Rows per data set: $(psql_db -At -F ' ' -c "SELECT string_agg(ds || ' N = ' || n || ', ' || (SELECT count(*) FROM study_truth t WHERE t.ds = q.ds) || ' distinct, f(10..11) = ' || f10 || '..' || f11 || ', f(100..101) = ' || f100 || '..' || f101, '; ' ORDER BY ds) FROM study_ranks q")."
+echo "Rows per data set: $(psql_db -At -c "SELECT string_agg(format('%s N = %s, %s distinct, f(10..11) = %s..%s, '
+	'f(100..101) = %s..%s', ds, n, (SELECT count(*) FROM study_truth t WHERE t.ds = q.ds), f10, f11, f100, f101), '; '
+	ORDER BY ds) FROM study_ranks q")."
 [ "$TOPN" = 1 ] || TOPN_NOTE="topn NOT MEASURED ($TOPN_NOTE)"
-echo "Comparison: $TOPN_NOTE. Cells are topk / topn; * marks a recall or precision of a top K that is not well defined (f(K) = f(K+1))."
+echo "Comparison: $TOPN_NOTE. Cells are topk / topn; * marks a recall or precision of a top K that is not" \
+	"well defined (f(K) = f(K+1))."
 echo
 psql_db -At <<'SQL'
 CREATE FUNCTION study_cell(a numeric, b numeric, digits int, defined boolean) RETURNS text LANGUAGE sql AS $$
 	SELECT coalesce(round(a, digits)::text, '–') || ' / ' || coalesce(round(b, digits)::text, '–')
 		|| CASE WHEN defined THEN '' ELSE '*' END $$;
-SELECT '| data | order | build | K | items | recall@10 | precision@10 | recall@100 | precision@100 | max err/N | bytes | stored | topk bound width/N | topk violations |';
+SELECT '| data | order | build | K | items | recall@10 | precision@10 | recall@100 | precision@100 | max err/N | bytes '
+	'| stored | topk bound width/N | topk violations |';
 SELECT '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
 SELECT format('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |', a.ds, a.ord, a.build, a.k,
 		study_cell(a.listed, b.listed, 0, true), study_cell(a.r10, b.r10, 2, a.def10),
 		study_cell(a.p10, b.p10, 2, a.def10), study_cell(a.r100, b.r100, 2, a.def100),
 		study_cell(a.p100, b.p100, 2, a.def100), study_cell(a.maxerr::numeric, b.maxerr::numeric, 5, true),
-		study_cell(a.bytes, b.bytes, 0, true), study_cell(a.stored, b.stored, 0, true), round(a.width::numeric, 5), a.violations)
-FROM study_scores a LEFT JOIN study_scores b ON b.side = 'topn' AND (b.ds, b.ord, b.build, b.k) = (a.ds, a.ord, a.build, a.k)
+		study_cell(a.bytes, b.bytes, 0, true), study_cell(a.stored, b.stored, 0, true), round(a.width::numeric, 5),
+		a.violations)
+FROM study_scores a
+LEFT JOIN study_scores b ON b.side = 'topn' AND (b.ds, b.ord, b.build, b.k) = (a.ds, a.ord, a.build, a.k)
 WHERE a.side = 'topk' AND a.build NOT LIKE '%order%'
 ORDER BY a.ds, a.ord, a.k, a.build = 'serial' DESC, a.build;
 SQL
 echo
 psql_db -At <<'SQL'
 SELECT format('Summary at K = %s, averages over %s rows (topk / topn): items %s, recall@10 %s, precision@10 %s, '
-		'recall@100 %s, precision@100 %s, max err/N %s, bytes %s, stored %s; topk bound width/N %s; topk violations %s in all. '
+		'recall@100 %s, precision@100 %s, max err/N %s, bytes %s, stored %s; topk bound width/N %s; '
+		'topk violations %s in all. '
 		'Rows where topk''s recall is at least topn''s - 0.02 (of those whose top K is well defined): '
 		'top 10 %s of %s, top 100 %s of %s.',
 		a.k, count(*), study_cell(avg(a.listed), avg(b.listed), 1, true), study_cell(avg(a.r10), avg(b.r10), 3, true),
 		study_cell(avg(a.p10), avg(b.p10), 3, true), study_cell(avg(a.r100), avg(b.r100), 3, true),
 		study_cell(avg(a.p100), avg(b.p100), 3, true),
-		study_cell(avg(a.maxerr)::numeric, avg(b.maxerr)::numeric, 5, true), study_cell(avg(a.bytes), avg(b.bytes), 0, true), study_cell(avg(a.stored), avg(b.stored), 0, true),
+		study_cell(avg(a.maxerr)::numeric, avg(b.maxerr)::numeric, 5, true),
+		study_cell(avg(a.bytes), avg(b.bytes), 0, true), study_cell(avg(a.stored), avg(b.stored), 0, true),
 		round(avg(a.width)::numeric, 5), sum(a.violations),
 		count(*) FILTER (WHERE a.def10 AND a.r10 >= b.r10 - 0.02), count(*) FILTER (WHERE a.def10),
 		count(*) FILTER (WHERE a.def100 AND a.r100 >= b.r100 - 0.02), count(*) FILTER (WHERE a.def100))
-FROM study_scores a LEFT JOIN study_scores b ON b.side = 'topn' AND (b.ds, b.ord, b.build, b.k) = (a.ds, a.ord, a.build, a.k)
+FROM study_scores a
+LEFT JOIN study_scores b ON b.side = 'topn' AND (b.ds, b.ord, b.build, b.k) = (a.ds, a.ord, a.build, a.k)
 WHERE a.side = 'topk' AND a.build NOT LIKE '%order%'
 GROUP BY a.k ORDER BY a.k;
-SELECT format('All topk results, the 10 merge orders included: %s listed values checked against their bounds, %s violations.',
+SELECT format('All topk results, the 10 merge orders included: %s listed values checked against their bounds, '
+		'%s violations.',
 	sum(listed), sum(violations)) FROM study_scores WHERE side = 'topk';
 SQL
 echo
@@ -406,7 +412,8 @@ CREATE TABLE study_spread AS
 		AND o.build LIKE split_part(t.build, ',', 1) || ', order %'
 	WHERE t.side = 'topk' AND t.build LIKE '%, tree'
 	GROUP BY t.ds, t.ord, t.build, t.def100, t.r100;
-SELECT '| data | order | split | tree of + | merge_agg, part order | 10 orders: min | median | max | largest \|order - tree\| |';
+SELECT '| data | order | split | tree of + | merge_agg, part order | 10 orders: min | median | max '
+	'| largest \|order - tree\| |';
 SELECT '|---|---|---|---:|---:|---:|---:|---:|---:|';
 SELECT format('| %s | %s | %s | %s%s | %s | %s | %s | %s | %s |', ds, ord, split, round(tree, 2),
 		CASE WHEN def100 THEN '' ELSE '*' END, round(fold, 2), round(lo, 2), round(median, 2), round(hi, 2), round(dev, 2))
