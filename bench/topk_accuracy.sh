@@ -9,9 +9,10 @@
 # scratch database bloomsketch_topk_accuracy (C locale) that it drops at the
 # end.  It first builds postgresql-topn from TOPN_TARBALL with PGXS into the
 # PostgreSQL of PG_BIN (or PG_CONFIG; default as scripts/lib.sh: BS_PG_BIN or
-# Debian's), which must be the server's installation; when topn cannot be
-# built or loaded it says so and measures topk alone (TOPN_BUILD=0 skips the
-# build and uses a topn already installed; KEEP_DB=1 keeps the database).  ROWS (default 1,000,000) sizes
+# Debian's; installing needs write access to it), which must be the
+# server's installation; when topn cannot be built or loaded it says so and
+# measures topk alone (TOPN_BUILD=0 skips the build and uses a topn already
+# installed; KEEP_DB=1 keeps the database).  ROWS (default 1,000,000) sizes
 # the generated data sets; the word stream has its own size.  Both sides get
 # the values as text (topn takes only text).
 #
