@@ -278,8 +278,9 @@ record_sql() {
 			FROM study_results r JOIN stored_topn s USING (id) WHERE r.tn IS NOT NULL;
 		DROP TABLE stored_topk, stored_topn;
 		INSERT INTO study_items
-			SELECT ds, ord, build, k, 'topk', i.n, i.value, i.count, i.lower_bound, i.upper_bound
-			FROM study_results, topk_items(tk) WITH ORDINALITY AS i(value, count, lower_bound, upper_bound, n)
+			-- columns by name, so that a build with more columns reads the same
+			SELECT ds, ord, build, k, 'topk', i.ordinality, i.value, i.count, i.lower_bound, i.upper_bound
+			FROM study_results, topk_items(tk) WITH ORDINALITY AS i
 			WHERE ds = '$1' AND ord = '$2'
 			UNION ALL
 			SELECT ds, ord, build, k, 'topn',
