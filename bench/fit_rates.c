@@ -41,18 +41,13 @@ build(uint64_t n, uint32_t k, double fpr, uint64_t *bits_out, bool *met)
 		pairs[2 * i] = h.low64;
 		pairs[2 * i + 1] = h.high64;
 	}
-	for (uint64_t bits = bs_fit_start_bits(n, k, fpr, BS_FIT_MAX_BITS);; bits *= 2)
+	*bits_out = bs_fit_size(n, k, fpr, BS_FIT_MAX_BITS, met);
 	{
-		uint64_t   *words = calloc(bs_bloom_word_count(bits), sizeof(uint64_t));
+		uint64_t   *words = calloc(bs_bloom_word_count(*bits_out), sizeof(uint64_t));
 
-		bs_fit_set_pairs(words, bits, k, pairs, n);
-		*bits_out = bs_fit_fold_to_rate(words, bits, k, fpr, met);
-		if (*met || bits >= BS_FIT_MAX_BITS)
-		{
-			free(pairs);
-			return words;
-		}
-		free(words);
+		bs_fit_set_pairs(words, *bits_out, k, pairs, n);
+		free(pairs);
+		return words;
 	}
 }
 
