@@ -159,7 +159,7 @@ test_rate_sizes(double fpr)
 		double		arithmetic = summary.sum / summary.weight;
 
 		CHECKF(geometric <= MEAN_ALLOWED, "fpr %g: geometric mean %.3f", fpr, geometric);
-		printf("  fpr %-7g k %2u: %2d sizes up to n = 10^6, worst %.6f (n = %" PRIu64
+		printf("  fpr %-7g k %2u: %2d sizes up to n = 10^6, worst %.7f (n = %" PRIu64
 			   "), mean %.3f geometric, %.3f arithmetic times the smallest filter\n",
 			   fpr, hashes, summary.runs, summary.worst, summary.worst_n, geometric, arithmetic);
 	}
