@@ -14,7 +14,7 @@ CORE_OBJS = src/core/bs_error.o src/core/bs_poll.o src/core/bs_primes.o src/core
 	src/core/bs_chain_step.o src/core/bs_sizing.o \
 	src/core/bs_blocked_model.o src/core/bs_block_simd.o src/core/bs_scheme_sizing.o \
 	src/core/bs_km_model.o src/core/bs_km_exact.o src/core/bs_km_filter_rate.o \
-	src/core/bs_fit.o src/core/bs_fit_state.o \
+	src/core/bs_fit.o src/core/bs_fit_size.o src/core/bs_fit_state.o \
 	src/core/bs_cms.o src/core/bs_cms_codec.o src/core/bs_combine.o \
 	src/core/bs_topk.o src/core/bs_topk_codec.o src/core/bs_topk_table.o \
 	src/core/bs_topk_keys.o src/core/bs_topk_text.o

@@ -233,7 +233,7 @@ COMMENT ON FUNCTION bloom_fit_agg_combine(bloomfilter, bloomfilter) IS
 CREATE FUNCTION bloom_fit_agg_final(state bloomfilter) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_fit_agg_final(bloomfilter) IS
-	'final function of bloom_fit_agg: the group''s filter at the smallest power-of-two size that meets the rate';
+	'final function of bloom_fit_agg: the group''s filter at the smallest power-of-two size whose expected rate for its distinct values meets the rate';
 
 -- The anyelement forms and, as for bloom_agg, concrete-typed overloads with
 -- a combine function that Citus pushes down (the anyelement forms have
