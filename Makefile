@@ -27,7 +27,8 @@ PG_OBJS = src/pg/bloomsketch.o src/pg/report.o src/pg/bloomfilter_alloc.o src/pg
 	src/pg/bloom_scheme_rates.o src/pg/fit_state.o src/pg/bloomfilter_fit_agg.o \
 	src/pg/cmsketch_io.o src/pg/cmsketch_funcs.o src/pg/cmsketch_agg.o \
 	src/pg/topksketch_state.o src/pg/topksketch_io.o src/pg/topksketch_agg.o \
-	src/pg/topksketch_funcs.o src/pg/topksketch_render.o src/pg/topksketch_values.o
+	src/pg/topksketch_funcs.o src/pg/topksketch_render.o src/pg/topksketch_values.o \
+	src/pg/batch_values.o src/pg/batch_bloom.o src/pg/batch_cms.o src/pg/batch_topk.o
 OBJS = $(CORE_OBJS) $(PG_OBJS)
 
 REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
