@@ -36,6 +36,7 @@ REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
 	bloomfilter_setops bloomfilter_estimates bloomfilter_analysis \
 	bloomfilter_format bloomfilter_distributed bloomfilter_schemes bloomfilter_fit \
 	bloomfilter_fit_edges \
+	bloomfilter_batch \
 	value_canonical value_citext cmsketch_basics cmsketch_accuracy cmsketch_format \
 	topksketch_basics topksketch_accuracy topksketch_format topksketch_settings vocabulary \
 	format_vectors \

@@ -15,8 +15,11 @@
 #include "batch_values.h"
 #include "stored_cache.h"
 
+#include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
+#include "utils/lsyscache.h"
+#include "utils/typcache.h"
 
 typedef struct BloomBatchCache
 {
@@ -161,6 +164,50 @@ bloom_contains_any(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(contains_all_or_any(fcinfo, false));
 }
 
+/*
+ * The rows of bloom_members: one column of the element type, or, for a
+ * composite element, its columns, as a function returning SETOF that type
+ * returns them (the executor's description of them when it gives one).
+ */
+static TupleDesc
+members_desc(FunctionCallInfo fcinfo, Oid element, bool *composite)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	TupleDesc	desc;
+
+	*composite = type_is_rowtype(element);
+	if (*composite)
+	{
+		if (rsinfo != NULL && IsA(rsinfo, ReturnSetInfo) && rsinfo->expectedDesc != NULL)
+			return rsinfo->expectedDesc;
+		return lookup_rowtype_tupdesc_copy(element, -1);
+	}
+	desc = CreateTemplateTupleDesc(1);
+	TupleDescInitEntry(desc, (AttrNumber) 1, "value", element, -1, 0);
+	return desc;
+}
+
+/* Add an element to the rows: as one column, or as the columns of a composite. */
+static void
+put_member(Tuplestorestate *rows, TupleDesc desc, bool composite, Datum value)
+{
+	bool		isnull = false;
+
+	if (composite)
+	{
+		HeapTupleHeader header = DatumGetHeapTupleHeader(value);
+		HeapTupleData tuple;
+
+		tuple.t_len = HeapTupleHeaderGetDatumLength(header);
+		ItemPointerSetInvalid(&tuple.t_self);
+		tuple.t_tableOid = InvalidOid;
+		tuple.t_data = header;
+		tuplestore_puttuple(rows, &tuple);
+	}
+	else
+		tuplestore_putvalues(rows, desc, &value, &isnull);
+}
+
 PG_FUNCTION_INFO_V1(bloom_members);
 /* bloom_members(filter, values): the elements that may be members, in order, as rows. */
 Datum
@@ -170,22 +217,19 @@ bloom_members(PG_FUNCTION_ARGS)
 	bs_probe	probe;
 	const bs_bloom *filter = start_probe(fcinfo, &reader, &probe);
 	bool	   *answers = palloc(BS_BATCH_CHUNK * sizeof(bool));
-	TupleDesc	desc = CreateTemplateTupleDesc(1);
-	Tuplestorestate *rows;
+	bool		composite;
+	TupleDesc	desc = members_desc(fcinfo, ARR_ELEMTYPE(reader.array), &composite);
+	Tuplestorestate *rows = bs_batch_rows_init(fcinfo, desc);
 
-	/* one column, of the type anyelement takes: the array's element type */
-	TupleDescInitEntry(desc, (AttrNumber) 1, "value", ARR_ELEMTYPE(reader.array), -1, 0);
-	rows = bs_batch_rows_init(fcinfo, desc);
 	while (bs_batch_next_chunk(&reader))
 	{
 		const BatchChunk *chunk = reader.chunk;
 		int			key = 0;
-		bool		isnull = false;
 
 		probe_chunk(filter, &probe, chunk, answers);
 		for (int i = 0; i < chunk->count; i++)
 			if (!chunk->isnull[i] && answers[key++])
-				tuplestore_putvalues(rows, desc, (Datum *) &chunk->values[i], &isnull);
+				put_member(rows, desc, composite, chunk->values[i]);
 	}
 	return (Datum) 0;
 }
