@@ -43,7 +43,7 @@ cleanup() {
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
-sql() { psql -X -q -v ON_ERROR_STOP=1 -d "$DB"; }
+sql() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB"; }
 
 make -s -C "$here" batch_floor >/dev/null
 psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE $DB"

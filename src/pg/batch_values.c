@@ -60,6 +60,17 @@ count_nulls(ArrayType *array, int elements)
 	return nulls;
 }
 
+/*
+ * Families whose canonical form is 8 bytes made from the Datum alone
+ * (canonical_bytes, bloomsketch.h), whose values have one family and tag.
+ */
+static bool
+direct_family(const ValueKind *kind)
+{
+	return kind->family == BS_FAMILY_INTEGER || kind->family == BS_FAMILY_DATE ||
+		kind->family == BS_FAMILY_TIMESTAMP || kind->family == BS_FAMILY_TIMESTAMPTZ;
+}
+
 void
 bs_batch_reader_init(BatchReader *reader, FunctionCallInfo fcinfo, int arg,
 					 const BatchKind *kind, BatchFamilyCheck check, void *target)
@@ -82,6 +93,51 @@ bs_batch_reader_init(BatchReader *reader, FunctionCallInfo fcinfo, int arg,
 	meta->typbyval = kind->element_byval;
 	meta->typalign = kind->element_align;
 	reader->iterator = array_create_iterator(reader->array, 0, meta);
+	reader->direct = direct_family(&kind->kind) && kind->element_byval &&
+		(kind->element_length == 8 || kind->element_length == 4 || kind->element_length == 2);
+	reader->data = ARR_DATA_PTR(reader->array);
+	reader->bitmap = ARR_NULLBITMAP(reader->array);
+	reader->element_length = kind->element_length;
+}
+
+/*
+ * The direct path of bs_batch_next_chunk: a pass-by-value element of 2, 4
+ * or 8 bytes, read from the array's data as the iterator would read it
+ * (elements laid end to end, their length a multiple of their alignment,
+ * NULL ones taking no space), its 8 canonical bytes kept in chunk->fixed.
+ * The family is checked once a chunk: these kinds have no row types.
+ */
+static void
+read_direct(BatchReader *reader)
+{
+	BatchChunk *chunk = reader->chunk;
+	int			count = Min(BS_BATCH_CHUNK, reader->elements - reader->read);
+
+	for (int i = 0; i < count; i++)
+	{
+		int			index = reader->read + i;
+		bool		isnull = reader->bitmap != NULL &&
+			(reader->bitmap[index / 8] & (1 << (index % 8))) == 0;
+		CanonicalBytes bytes;
+		Datum		value;
+
+		chunk->isnull[i] = isnull;
+		if (isnull)
+			continue;
+		value = reader->element_length == 8 ? Int64GetDatum(*(const int64 *) reader->data) :
+			reader->element_length == 4 ? Int32GetDatum(*(const int32 *) reader->data) :
+			Int16GetDatum(*(const int16 *) reader->data);
+		reader->data += reader->element_length;
+		chunk->values[i] = value;
+		canonical_bytes(reader->kind, value, &bytes);
+		memcpy(chunk->fixed[chunk->keys], bytes.data, 8);
+		chunk->key[chunk->keys].data = chunk->fixed[chunk->keys];
+		chunk->key[chunk->keys].length = 8;
+		chunk->keys++;
+	}
+	chunk->count = count;
+	if (chunk->keys > 0 && reader->check != NULL)
+		reader->check(reader->target, reader->kind);
 }
 
 bool
@@ -96,23 +152,29 @@ bs_batch_next_chunk(BatchReader *reader)
 	chunk->keys = 0;
 	if (reader->read >= reader->elements)
 		return false;
-	MemoryContextReset(reader->chunk_context);
-	caller = MemoryContextSwitchTo(reader->chunk_context);
-	while (chunk->count < BS_BATCH_CHUNK && array_iterate(reader->iterator, &value, &isnull))
+	if (reader->direct)
+		read_direct(reader);
+	else
 	{
-		chunk->isnull[chunk->count] = isnull;
-		chunk->values[chunk->count] = value;
-		chunk->count++;
-		if (isnull)
-			continue;
-		canonical_bytes(reader->kind, value, &chunk->bytes[chunk->keys]);
-		chunk->key[chunk->keys].data = chunk->bytes[chunk->keys].data;
-		chunk->key[chunk->keys].length = chunk->bytes[chunk->keys].length;
-		if (reader->check != NULL)
-			reader->check(reader->target, reader->kind);
-		chunk->keys++;
+		MemoryContextReset(reader->chunk_context);
+		caller = MemoryContextSwitchTo(reader->chunk_context);
+		while (chunk->count < BS_BATCH_CHUNK &&
+			   array_iterate(reader->iterator, &value, &isnull))
+		{
+			chunk->isnull[chunk->count] = isnull;
+			chunk->values[chunk->count] = value;
+			chunk->count++;
+			if (isnull)
+				continue;
+			canonical_bytes(reader->kind, value, &chunk->bytes[chunk->keys]);
+			chunk->key[chunk->keys].data = chunk->bytes[chunk->keys].data;
+			chunk->key[chunk->keys].length = chunk->bytes[chunk->keys].length;
+			if (reader->check != NULL)
+				reader->check(reader->target, reader->kind);
+			chunk->keys++;
+		}
+		MemoryContextSwitchTo(caller);
 	}
-	MemoryContextSwitchTo(caller);
 	reader->read += chunk->count;
 	CHECK_FOR_INTERRUPTS();
 	return chunk->count > 0;

@@ -41,7 +41,8 @@ typedef struct BatchChunk
 	bool		isnull[BS_BATCH_CHUNK];
 	Datum		values[BS_BATCH_CHUNK]; /* the elements (valid while the array is) */
 	bs_key		key[BS_BATCH_CHUNK];
-	CanonicalBytes bytes[BS_BATCH_CHUNK];
+	uint8		fixed[BS_BATCH_CHUNK][8];	/* the bytes of 8-byte canonical forms */
+	CanonicalBytes bytes[BS_BATCH_CHUNK];	/* the others' */
 } BatchChunk;
 
 /* An array argument read chunk by chunk. */
@@ -57,6 +58,11 @@ typedef struct BatchReader
 	void	   *target;
 	BatchChunk *chunk;
 	MemoryContext chunk_context;	/* the chunk's canonical forms, reset per chunk */
+	/* integers, dates and timestamps: read straight from the array's data */
+	bool		direct;
+	const char *data;			/* the next element's bytes */
+	bits8	   *bitmap;			/* the array's NULL bitmap, or NULL */
+	int16		element_length;
 } BatchReader;
 
 /*
