@@ -23,6 +23,7 @@ SELECT CASE
 	WHEN t = 'uuid'::regtype THEN '''00000000-0000-0000-0000-000000000001''::uuid'
 	WHEN t IN ('date'::regtype, 'timestamp'::regtype, 'timestamptz'::regtype) THEN '''2020-01-01''::' || t::text
 	WHEN t = 'anyelement'::regtype THEN '1::bigint'
+	WHEN t = 'anyarray'::regtype THEN '''{1}''::bigint[]'
 	WHEN t = 'double precision'::regtype THEN '0.5::float8'
 	WHEN t = 'text'::regtype THEN '''double''::text'
 	ELSE '''1''::' || t::text
