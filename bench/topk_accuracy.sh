@@ -70,7 +70,7 @@ fi
 PG_CONFIG=${PG_CONFIG:-$PG_BIN/pg_config}
 PSQL=${PSQL:-$PG_BIN/psql}
 ROWS=${ROWS:-1000000}
-TOPN_TARBALL=${TOPN_TARBALL:-/work/shared/deps/topn-2.7.0.tar.gz}
+TOPN_TARBALL=${TOPN_TARBALL:-$(cd "$(dirname "$0")/.." && pwd)/../shared/deps/topn-2.7.0.tar.gz}
 TOPN_BUILD=${TOPN_BUILD:-1}
 LICENSES=/usr/share/common-licenses
 LICENSE_FILES=(Apache-2.0 Artistic CC0-1.0 GFDL-1.2 GFDL-1.3 GPL-1 GPL-2 GPL-3 LGPL-2 LGPL-2.1 LGPL-3 MPL-1.1 MPL-2.0)
