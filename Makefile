@@ -6,7 +6,7 @@ MODULE_big = bloomsketch
 DATA = sql/bloomsketch--0.1.0.sql sql/bloomsketch--0.1.0--0.2.0.sql
 
 CORE_OBJS = src/core/bs_error.o src/core/bs_poll.o src/core/bs_primes.o src/core/bs_base64.o src/core/bs_codec_util.o \
-	src/core/bs_bloom.o src/core/bs_probe_other.o src/core/bs_scheme.o \
+	src/core/bs_bloom.o src/core/bs_probe_other.o src/core/bs_scheme.o src/core/bs_batch.o \
 	src/core/bs_bloom_merge.o src/core/bs_bloom_codec.o \
 	src/core/bs_estimate.o src/core/bs_analysis.o src/core/bs_analysis_work.o \
 	src/core/bs_hit_chain.o src/core/bs_rate_standard.o src/core/bs_rate_classic.o \
@@ -14,8 +14,8 @@ CORE_OBJS = src/core/bs_error.o src/core/bs_poll.o src/core/bs_primes.o src/core
 	src/core/bs_chain_step.o src/core/bs_sizing.o \
 	src/core/bs_blocked_model.o src/core/bs_block_simd.o src/core/bs_scheme_sizing.o \
 	src/core/bs_km_model.o src/core/bs_km_exact.o src/core/bs_km_filter_rate.o \
-	src/core/bs_fit.o src/core/bs_fit_state.o \
-	src/core/bs_cms.o src/core/bs_cms_codec.o src/core/bs_combine.o \
+	src/core/bs_fit.o src/core/bs_fit_size.o src/core/bs_fit_state.o \
+	src/core/bs_cms.o src/core/bs_cms_codec.o src/core/bs_cms_batch.o src/core/bs_combine.o \
 	src/core/bs_topk.o src/core/bs_topk_codec.o src/core/bs_topk_table.o \
 	src/core/bs_topk_keys.o src/core/bs_topk_text.o
 PG_OBJS = src/pg/bloomsketch.o src/pg/report.o src/pg/bloomfilter_alloc.o src/pg/bloomfilter_finished.o \
@@ -27,7 +27,8 @@ PG_OBJS = src/pg/bloomsketch.o src/pg/report.o src/pg/bloomfilter_alloc.o src/pg
 	src/pg/bloom_scheme_rates.o src/pg/fit_state.o src/pg/bloomfilter_fit_agg.o \
 	src/pg/cmsketch_io.o src/pg/cmsketch_funcs.o src/pg/cmsketch_agg.o \
 	src/pg/topksketch_state.o src/pg/topksketch_io.o src/pg/topksketch_agg.o \
-	src/pg/topksketch_funcs.o src/pg/topksketch_render.o src/pg/topksketch_values.o
+	src/pg/topksketch_funcs.o src/pg/topksketch_render.o src/pg/topksketch_values.o \
+	src/pg/batch_values.o src/pg/batch_bloom.o src/pg/batch_cms.o src/pg/batch_topk.o
 OBJS = $(CORE_OBJS) $(PG_OBJS)
 
 REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
@@ -35,6 +36,7 @@ REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
 	bloomfilter_setops bloomfilter_estimates bloomfilter_analysis \
 	bloomfilter_format bloomfilter_distributed bloomfilter_schemes bloomfilter_fit \
 	bloomfilter_fit_edges \
+	bloomfilter_batch \
 	value_canonical value_citext cmsketch_basics cmsketch_accuracy cmsketch_format \
 	topksketch_basics topksketch_accuracy topksketch_format topksketch_settings vocabulary \
 	format_vectors \

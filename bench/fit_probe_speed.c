@@ -104,7 +104,8 @@ main(void)
 	for (size_t c = 0; c < sizeof(ns) / sizeof(ns[0]); c++)
 	{
 		uint64_t	n = ns[c];
-		uint64_t	bits = bs_fit_start_bits(n, 7, 0.01, BS_FIT_MAX_BITS) / 2;
+		bool		met;
+		uint64_t	bits = bs_fit_size(n, 7, 0.01, BS_FIT_MAX_BITS, &met);
 		/* repeat small groups so that each timing runs about 10^6 values */
 		uint64_t	repeat = n < 1000000 ? 1000000 / n : 1;
 		uint64_t   *pairs = malloc(4 * n * sizeof(uint64_t));

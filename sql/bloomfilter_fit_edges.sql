@@ -23,6 +23,7 @@ SELECT CASE
 	WHEN t = 'uuid'::regtype THEN '''00000000-0000-0000-0000-000000000001''::uuid'
 	WHEN t IN ('date'::regtype, 'timestamp'::regtype, 'timestamptz'::regtype) THEN '''2020-01-01''::' || t::text
 	WHEN t = 'anyelement'::regtype THEN '1::bigint'
+	WHEN t = 'anyarray'::regtype THEN '''{1}''::bigint[]'
 	WHEN t = 'double precision'::regtype THEN '0.5::float8'
 	WHEN t = 'text'::regtype THEN '''double''::text'
 	ELSE '''1''::' || t::text
@@ -98,9 +99,9 @@ SELECT bloomfilter_send(partial)::bloomfilter FROM edge_values;
 
 -- Every rate between 0 and 1 is accepted, down to the smallest double (k
 -- is round(log2(1 / rate)), at most 1,024).  A group either meets the rate
--- or is kept at its ceiling, flagged, with its real (higher) rate: three
--- values at k = 1,024 fill a 1,024-bit ceiling, while 8,192 bits meet even
--- 5e-324 ((3 k / m)^k).  A rate under 1e-78 (k > 256) once made the state
+-- (the expected rate for its n) or is kept at its ceiling, flagged, with its
+-- real (higher) rate: three values at k = 1,024 fill a 1,024-bit ceiling,
+-- while 8,192 bits meet even 5e-324 (about (1 - e^(-3 k / m))^k).  A rate under 1e-78 (k > 256) once made the state
 -- of one value "corrupt".
 \set VERBOSITY terse
 CREATE TABLE edge_strict AS
@@ -112,7 +113,7 @@ FROM unnest(ARRAY[1e-78, 1e-80, 1e-300, 4.9e-324]::float8[]) r,
 SELECT rate, max_bits, (bloom_info(f)).hashes, (bloom_info(f)).bits, (bloom_info(f)).over_ceiling,
        (SELECT bool_and(bloom_contains(f, v::bigint)) FROM generate_series(1, 3) v) AS members_found,
        CASE WHEN (bloom_info(f)).over_ceiling THEN bloom_fpr(f) BETWEEN rate AND 1
-            ELSE bloom_fpr(f) <= rate END AS rate_as_promised,
+            ELSE bloom_fpr_exact((bloom_info(f)).bits, 3, (bloom_info(f)).hashes) <= rate END AS rate_as_promised,
        f::text::bloomfilter = f AS text_round_trips
 FROM edge_strict ORDER BY rate DESC, max_bits NULLS FIRST;
 -- the same through partial states, combined (the distributed path)

@@ -233,7 +233,7 @@ COMMENT ON FUNCTION bloom_fit_agg_combine(bloomfilter, bloomfilter) IS
 CREATE FUNCTION bloom_fit_agg_final(state bloomfilter) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_fit_agg_final(bloomfilter) IS
-	'final function of bloom_fit_agg: the group''s filter at the smallest power-of-two size that meets the rate';
+	'final function of bloom_fit_agg: the group''s filter at the smallest power-of-two size whose expected rate for its distinct values meets the rate';
 
 -- The anyelement forms and, as for bloom_agg, concrete-typed overloads with
 -- a combine function that Citus pushes down (the anyelement forms have
@@ -745,3 +745,52 @@ CREATE AGGREGATE cms_intersect_agg(cmsketch) (
 );
 COMMENT ON AGGREGATE cms_intersect_agg(cmsketch) IS
 	'intersection of the non-NULL sketches (counter-wise minimum); NULL when there are none';
+
+-- ---- Many values in one call (element-wise functions) ----
+-- Each takes an array and works on its elements, in storage order (a
+-- multi-dimensional array as unnest reads it; lower bounds play no part),
+-- answering element by element as the function for one value does: a
+-- filter of arrays (family other) still takes an array as one value through
+-- bloom_contains and @>, so these have names of their own (_each, _all,
+-- _any, bloom_members).  NULL elements are no values: NULL answers, never
+-- members, nothing added.  An array of citext is refused as citext is.
+-- The adds are not strict, as bloom_add and cms_add: a NULL array (or
+-- count) returns the filter or sketch unchanged.
+CREATE FUNCTION bloom_contains_each(filter bloomfilter, "values" anyarray) RETURNS boolean[]
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION bloom_contains_each(bloomfilter, anyarray) IS
+	'bloom_contains of each element of the array, in order (NULL for a NULL element)';
+CREATE FUNCTION bloom_contains_all(filter bloomfilter, "values" anyarray) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION bloom_contains_all(bloomfilter, anyarray) IS
+	'true when every non-NULL element of the array may be a member (true for an array of none)';
+CREATE FUNCTION bloom_contains_any(filter bloomfilter, "values" anyarray) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION bloom_contains_any(bloomfilter, anyarray) IS
+	'true when some non-NULL element of the array may be a member';
+CREATE FUNCTION bloom_members(filter bloomfilter, "values" anyarray) RETURNS SETOF anyelement
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION bloom_members(bloomfilter, anyarray) IS
+	'the elements of the array that may be members, in order, one row each (the semi-join helper)';
+CREATE FUNCTION bloom_add_each(filter bloomfilter, "values" anyarray) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION bloom_add_each(bloomfilter, anyarray) IS
+	'a copy of the filter with every non-NULL element of the array added (a NULL array adds nothing; a NULL filter gives NULL)';
+CREATE FUNCTION cms_estimate_each(sketch cmsketch, "values" anyarray) RETURNS bigint[]
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION cms_estimate_each(cmsketch, anyarray) IS
+	'cms_estimate of each element of the array, in order (NULL for a NULL element)';
+CREATE FUNCTION cms_add_each(sketch cmsketch, "values" anyarray, count bigint DEFAULT 1)
+	RETURNS cmsketch
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION cms_add_each(cmsketch, anyarray, bigint) IS
+	'a copy of the sketch with count occurrences of every non-NULL element of the array added (a NULL array or count adds nothing; a NULL sketch gives NULL)';
+CREATE FUNCTION topk_estimate_each(summary topksketch, "values" anyarray) RETURNS bigint[]
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION topk_estimate_each(topksketch, anyarray) IS
+	'topk_estimate of each element of the array, in order (NULL for a NULL element)';
+CREATE FUNCTION topk_bounds_each(summary topksketch, "values" anyarray,
+	OUT value anyelement, OUT lower_bound bigint, OUT upper_bound bigint) RETURNS SETOF record
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION topk_bounds_each(topksketch, anyarray) IS
+	'a row per element of the array, in order: the element and its topk_bounds (all NULL for a NULL element)';

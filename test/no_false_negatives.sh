@@ -240,9 +240,11 @@ SELECT bloom_contains(b.small, x.p) AS "bloom_contains",
 	cms_estimate(c.s, x.p) >= (SELECT sum(t2.cnt) FROM $2 t2 WHERE t2.v IS NOT DISTINCT FROM t.v) AS "cms_estimate >= true count"
 FROM $2 t CROSS JOIN LATERAL (SELECT $3 AS p FROM (SELECT t.v AS v) z) x, built b, sketch c;
 CREATE OR REPLACE TEMP VIEW side_checks AS
-	SELECT 'bloom_fit_agg(v, 0.01, 1024) over its ceiling exactly when past its rate' AS what,
-		(SELECT (i.over_ceiling = (i.current_fpr > 0.01)) AND (i.over_ceiling OR (SELECT count(DISTINCT v) < 100 FROM $2))
-		 FROM (SELECT bloom_fit_agg(v, 0.01, 1024) AS f FROM $2) z, bloom_info(z.f) i) AS passed;
+	SELECT 'bloom_fit_agg(v, 0.01, 1024) over its ceiling exactly when no size within it meets the rate' AS what,
+		(SELECT (i.over_ceiling = nfn_fit_over_ceiling(z.n, 0.01, 1024))
+			AND (i.over_ceiling OR (SELECT count(DISTINCT v) < 120 FROM $2))
+		 FROM (SELECT bloom_fit_agg(v, 0.01, 1024) AS f, nfn_fit_n(nfn_fit_state(v, 0.01, 1024), 1024) AS n FROM $2) z,
+			bloom_info(z.f) i) AS passed;
 SQL
 }
 type_check int2 ty_int2 v

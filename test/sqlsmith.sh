@@ -105,6 +105,39 @@ INSERT INTO heavy VALUES (9, 'topk:v1:none:counters=5:entries=0:total=0:error=0:
 INSERT INTO heavy
 SELECT 20, topk_agg(body, 5), NULL, topk_agg(span, 3), count(*) FROM long_values;
 
+-- The element-wise functions (bloom_contains_each, ...) take anyarray, for
+-- which sqlsmith makes no values, and two of them return sets, which it does
+-- not call: concrete SQL wrappers, inlined into its queries so that the C
+-- functions run, over the arrays of id_lists and of its own expressions.
+CREATE TABLE id_lists (id int, ids bigint[], words text[], days date[]);
+INSERT INTO id_lists
+SELECT id % 6, array_agg(user_id ORDER BY id), array_agg(word ORDER BY id),
+	array_agg(seen::date ORDER BY id)
+FROM events GROUP BY id % 6;
+INSERT INTO id_lists VALUES (10, '{}', '{NULL}', NULL), (11, '[0:1][3:4]={{1,2},{3,NULL}}', '{a,b}', '{}');
+CREATE FUNCTION ids_contains_each(f bloomfilter, ids bigint[]) RETURNS boolean[]
+	LANGUAGE sql IMMUTABLE AS 'SELECT bloom_contains_each(f, ids)';
+CREATE FUNCTION words_contains_each(f bloomfilter, words text[]) RETURNS boolean[]
+	LANGUAGE sql IMMUTABLE AS 'SELECT bloom_contains_each(f, words)';
+CREATE FUNCTION ids_contains_all(f bloomfilter, ids bigint[]) RETURNS boolean
+	LANGUAGE sql IMMUTABLE AS 'SELECT bloom_contains_all(f, ids)';
+CREATE FUNCTION words_contains_any(f bloomfilter, words text[]) RETURNS boolean
+	LANGUAGE sql IMMUTABLE AS 'SELECT bloom_contains_any(f, words)';
+CREATE FUNCTION ids_members(f bloomfilter, ids bigint[]) RETURNS bigint[]
+	LANGUAGE sql IMMUTABLE AS 'SELECT array(SELECT bloom_members(f, ids))';
+CREATE FUNCTION ids_add_each(f bloomfilter, ids bigint[]) RETURNS bloomfilter
+	LANGUAGE sql IMMUTABLE AS 'SELECT bloom_add_each(f, ids)';
+CREATE FUNCTION days_add_each(f bloomfilter, days date[]) RETURNS bloomfilter
+	LANGUAGE sql IMMUTABLE AS 'SELECT bloom_add_each(f, days)';
+CREATE FUNCTION ids_estimate_each(s cmsketch, ids bigint[]) RETURNS bigint[]
+	LANGUAGE sql IMMUTABLE AS 'SELECT cms_estimate_each(s, ids)';
+CREATE FUNCTION words_add_each(s cmsketch, words text[], n bigint) RETURNS cmsketch
+	LANGUAGE sql IMMUTABLE AS 'SELECT cms_add_each(s, words, n)';
+CREATE FUNCTION words_topk_each(t topksketch, words text[]) RETURNS bigint[]
+	LANGUAGE sql IMMUTABLE AS 'SELECT topk_estimate_each(t, words)';
+CREATE FUNCTION ids_topk_bounds(t topksketch, ids bigint[]) RETURNS bigint[]
+	LANGUAGE sql IMMUTABLE AS 'SELECT array(SELECT upper_bound FROM topk_bounds_each(t, ids))';
+
 CREATE VIEW filters AS
 SELECT day, users, users::bytea AS bytes, users::text AS spelled, bloom_cardinality(users) AS estimate
 FROM daily;

@@ -103,6 +103,7 @@ main(void)
 	test_add();
 	test_add_additive();
 	test_combine();
+	test_batch();
 	test_versions();
 	test_serialized();
 	test_text();

@@ -41,6 +41,9 @@ void		test_add(void);
 void		test_add_additive(void);
 void		test_combine(void);
 
+/* test_cms_batch.c: the batch calls against the per-value ones */
+void		test_batch(void);
+
 /* test_cms_codec.c: the serialized and text forms */
 bs_status	decode_bytes(const uint8_t *in, size_t length, bs_cms **out, bs_error *err);
 char	   *to_text(const bs_cms *cms);

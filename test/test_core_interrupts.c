@@ -8,6 +8,7 @@
  */
 #include "test_core.h"
 
+#include "bs_batch.h"
 #include "bs_cms.h"
 #include "bs_cms_codec.h"
 #include "bs_fit_state.h"
@@ -232,6 +233,79 @@ test_cms_loops(void)
 	free(b);
 }
 
+/* values for 16 chunks of the batch calls, each chunk polling once */
+#define BATCH_VALUES (16 * BS_BATCH_CHUNK)
+
+/* Stop counting; true when the batch call polled once per chunk of its values. */
+static bool
+polled_per_chunk(void)
+{
+	bs_interrupt_check = NULL;
+	return polls >= BATCH_VALUES / BS_BATCH_CHUNK;
+}
+
+/*
+ * The batch calls of bs_batch.h poll once per BS_BATCH_CHUNK values, for
+ * every scheme of a finished filter (the located and the independent paths).
+ */
+static void
+test_batch_loops(void)
+{
+	uint64_t   *values = xcalloc(BATCH_VALUES * sizeof(uint64_t));
+	bs_key	   *keys = xcalloc(BATCH_VALUES * sizeof(bs_key));
+	uint64_t   *estimates = xcalloc(BATCH_VALUES * sizeof(uint64_t));
+	bs_cms	   *cms = new_sketch(1021, 5);
+
+	for (size_t j = 0; j < BATCH_VALUES; j++)
+	{
+		values[j] = mix(j + 1);
+		keys[j].data = &values[j];
+		keys[j].length = sizeof(uint64_t);
+	}
+	for (uint8_t scheme = 1; scheme <= BS_SCHEME_FIT; scheme++)
+	{
+		uint64_t	m = scheme == BS_SCHEME_PARTITION ? 4 * bs_next_prime(65521) :
+			scheme == BS_SCHEME_BLOCKED || scheme == BS_SCHEME_FIT || scheme == BS_SCHEME_INDEPENDENT ?
+			262144 : bs_next_prime(262139);
+		bs_bloom   *filter = xcalloc((size_t) bs_bloom_total_bytes(m));
+		bs_probe	probe;
+
+		bs_bloom_init_scheme(filter, scheme, m, 4, 3);
+		bs_probe_init_scheme(&probe, scheme, m, 4, 3);
+		start_counting();
+		bs_bloom_add_batch(filter, &probe, values, sizeof(uint64_t), BATCH_VALUES);
+		CHECKF(polled_per_chunk(), "%s: batch add polled %ld times", bs_scheme_name(scheme), polls);
+		start_counting();
+		bs_bloom_add_keys(filter, &probe, keys, BATCH_VALUES);
+		CHECKF(polled_per_chunk(), "%s: key list add polled %ld times", bs_scheme_name(scheme), polls);
+		start_counting();
+		CHECKF(bs_bloom_test_batch(filter, &probe, values, sizeof(uint64_t), BATCH_VALUES, NULL) ==
+			   BATCH_VALUES && polled_per_chunk(), "%s: batch test polled %ld times",
+			   bs_scheme_name(scheme), polls);
+		start_counting();
+		CHECKF(bs_bloom_test_keys(filter, &probe, keys, BATCH_VALUES, NULL) == BATCH_VALUES &&
+			   polled_per_chunk(), "%s: key list test polled %ld times", bs_scheme_name(scheme), polls);
+		free(filter);
+	}
+	if (cms != NULL)
+	{
+		bs_cms_probe probe;
+
+		bs_cms_probe_init(&probe, cms->width, cms->depth, cms->copies, cms->seed);
+		start_counting();
+		CHECKF(bs_cms_add_keys(cms, &probe, keys, BATCH_VALUES, 2) == BATCH_VALUES &&
+			   polled_per_chunk(), "cms: batch add polled %ld times", polls);
+		start_counting();
+		bs_cms_estimate_keys(cms, &probe, keys, BATCH_VALUES, estimates);
+		CHECKF(polled_per_chunk() && estimates[BATCH_VALUES - 1] >= 2,
+			   "cms: batch estimates polled %ld times", polls);
+	}
+	free(cms);
+	free(values);
+	free(keys);
+	free(estimates);
+}
+
 static void
 test_base64_loops(void)
 {
@@ -365,6 +439,7 @@ test_interrupts(void)
 	test_fit_state_check();
 	test_bloom_loops();
 	test_cms_loops();
+	test_batch_loops();
 	test_base64_loops();
 	test_copy_loops();
 	test_topk_write();

@@ -1,7 +1,7 @@
 /*
  * test_core_schemes.c — unit tests of the probing schemes: each scheme's
  * positions against its formula, the 512-bit path of a blocked value
- * against the scalar one, and the batch calls of bench/bs_batch.c against
+ * against the scalar one, and the batch calls of src/core/bs_batch.c against
  * the value-by-value calls.
  */
 #include "test_core.h"
@@ -100,6 +100,8 @@ shape_near(uint8_t scheme, uint64_t m, uint32_t k)
 			return (m + 511) / 512 * 512;
 		case BS_SCHEME_INDEPENDENT:
 			return m;
+		case BS_SCHEME_FIT:
+			return 65536;		/* a power of two */
 		default:
 			return bs_next_prime(m);
 	}
@@ -154,18 +156,61 @@ test_block_simd(void)
 }
 
 /*
- * bs_bloom_add_batch and bs_bloom_test_batch against bs_bloom_add and
- * bs_bloom_test value by value on the scalar path: the same bytes and the
- * same answers, for every scheme, keys of 8, 32 and 5 bytes, batches shorter
- * than, equal to and longer than the rings (16 and 64 values), and blocked
- * values both on the 512-bit path (k = 6, where the processor has AVX-512F)
- * and off it (k = 6 forced scalar, k = 11).
+ * bs_bloom_add_batch and bs_bloom_test_batch, and their bs_key versions
+ * bs_bloom_add_keys and bs_bloom_test_keys (here with keys of lengths 0 to
+ * 40 bytes), against bs_bloom_add and bs_bloom_test value by value on the
+ * scalar path: the same bytes and the same answers, for every scheme a
+ * finished filter can have (fit included), keys of 8, 32 and 5 bytes,
+ * batches shorter than, equal to and longer than the rings (16 and 64
+ * values) and than a chunk (BS_BATCH_CHUNK), and blocked values both on the
+ * 512-bit path (k = 6, where the processor has AVX-512F) and off it (k = 6
+ * forced scalar, k = 11).
  */
+/*
+ * The bs_key calls on count values of lengths 0 to 40 (cut from keys) and
+ * count more: the bits and answers of bs_bloom_add and bs_bloom_test.
+ */
+static void
+check_key_lists(const bs_probe *probe, const bs_probe *scalar, const uint8_t *keys, size_t count)
+{
+	size_t		size = bs_bloom_total_bytes(probe->bits);
+	bs_bloom   *one = xcalloc(size);
+	bs_bloom   *batch = xcalloc(size);
+	bs_key	   *list = xcalloc((2 * count + 1) * sizeof(bs_key));
+	bool	   *maybe = xcalloc(2 * count + 1);
+	size_t		hits = 0;
+
+	for (size_t j = 0; j < 2 * count; j++)
+	{
+		list[j].data = keys + j;
+		list[j].length = j % 41;
+	}
+	bs_bloom_init_scheme(one, probe->scheme, probe->bits, probe->hashes, probe->seed);
+	bs_bloom_init_scheme(batch, probe->scheme, probe->bits, probe->hashes, probe->seed);
+	for (size_t j = 0; j < count; j++)
+		bs_bloom_add(one, scalar, list[j].data, list[j].length);
+	bs_bloom_add_keys(batch, probe, list, count);
+	CHECKF(memcmp(one, batch, size) == 0, "%s k %u count %zu: key list bits differ",
+		   bs_scheme_name(probe->scheme), probe->hashes, count);
+	for (size_t j = 0; j < 2 * count; j++)
+		hits += bs_bloom_test(one, scalar, list[j].data, list[j].length);
+	CHECK(bs_bloom_test_keys(batch, probe, list, 2 * count, maybe) == hits);
+	for (size_t j = 0; j < 2 * count; j++)
+		CHECKF(maybe[j] == bs_bloom_test(one, scalar, list[j].data, list[j].length),
+			   "%s: key list answer %zu of %zu differs", bs_scheme_name(probe->scheme), j,
+			   2 * count);
+	free(one);
+	free(batch);
+	free(list);
+	free(maybe);
+}
+
 void
 test_batch(void)
 {
 	static const size_t widths[] = {8, 32, 5};
 	static const size_t counts[] = {0, 1, 15, 16, 17, 63, 64, 65, 3000};
+	enum {LAST_SCHEME = BS_SCHEME_FIT};
 	static const uint32_t ks[] = {6, 11};
 	enum {MAX_COUNT = 3000};
 	uint8_t    *keys = xcalloc(2 * MAX_COUNT * 32);
@@ -173,7 +218,7 @@ test_batch(void)
 	uint64_t	state = 4242;
 	long		compared = 0;
 
-	for (uint8_t scheme = 1; scheme <= BS_SCHEME_LAST; scheme++)
+	for (uint8_t scheme = 1; scheme <= LAST_SCHEME; scheme++)
 		for (size_t ki = 0; ki < sizeof(ks) / sizeof(ks[0]); ki++)
 			for (int simd = 0; simd <= 1; simd++)
 			{
@@ -222,6 +267,7 @@ test_batch(void)
 						}
 						CHECK(batch_hits == hits);
 						CHECK(bs_bloom_test_batch(batch, &probe, keys, width, 2 * count, NULL) == hits);
+						check_key_lists(&probe, &scalar, keys, count);
 						compared++;
 						free(one);
 						free(batch);
@@ -229,7 +275,7 @@ test_batch(void)
 			}
 	/* every scheme at k = 6 and 11, one path each, plus blocked k = 6 on AVX-512F */
 	CHECK(compared == (long) (sizeof(widths) / sizeof(widths[0]) * sizeof(counts) / sizeof(counts[0])) *
-		  (2 * BS_SCHEME_LAST + (bs_block_simd_usable() ? 1 : 0)));
+		  (2 * LAST_SCHEME + (bs_block_simd_usable() ? 1 : 0)));
 	free(keys);
 	free(maybe);
 }

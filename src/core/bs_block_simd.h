@@ -32,7 +32,7 @@
 
 /*
  * The 512-bit mask of chunks 0..hashes-1 (1 <= hashes <= 7) of b.  Inline
- * for callers compiled for AVX-512F (bench/bs_batch.c, bloom_agg's fast
+ * for callers compiled for AVX-512F (src/core/bs_batch.c, bloom_agg's fast
  * path), which choose it at run time as bs_block_simd_usable says.
  */
 __attribute__((target("avx512f")))

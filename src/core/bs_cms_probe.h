@@ -159,6 +159,26 @@ bs_cms_add_additive_inline(bs_cms *cms, const bs_cms_probe *probe, const void *d
 	return true;
 }
 
+/*
+ * The smaller of estimate and the d counters of one copy's rows (counters
+ * points at the copy's first row; column and step as in bs_cms_add_rows).
+ */
+static BS_ALWAYS_INLINE uint64_t
+bs_cms_min_rows(const uint64_t *counters, uint64_t width, uint32_t depth,
+				uint64_t column, uint64_t step, uint64_t estimate)
+{
+	for (uint32_t j = 0; j < depth; j++)
+	{
+		uint64_t	value = counters[column];
+
+		estimate = value < estimate ? value : estimate;
+		counters += width;
+		column += step;
+		column = column >= width ? column - width : column;
+	}
+	return estimate;
+}
+
 /* The point query of bs_cms_estimate: the minimum of the value's counters. */
 static inline uint64_t
 bs_cms_estimate_inline(const bs_cms *cms, const bs_cms_probe *probe,
@@ -170,20 +190,12 @@ bs_cms_estimate_inline(const bs_cms *cms, const bs_cms_probe *probe,
 
 	for (uint32_t c = 0; c < probe->copies; c++)
 	{
-		const uint64_t *counters = cms->counters + (uint64_t) c * depth * width;
 		uint64_t	column;
 		uint64_t	step;
 
 		bs_cms_locate_inline(probe, c, data, length, &column, &step);
-		for (uint32_t j = 0; j < depth; j++)
-		{
-			uint64_t	value = counters[column];
-
-			estimate = value < estimate ? value : estimate;
-			counters += width;
-			column += step;
-			column = column >= width ? column - width : column;
-		}
+		estimate = bs_cms_min_rows(cms->counters + (uint64_t) c * depth * width, width, depth,
+								   column, step, estimate);
 	}
 	return estimate;
 }

@@ -114,8 +114,8 @@ bs_fit_tile_into(uint64_t *large, uint64_t large_bits, const uint64_t *small,
 		}
 }
 
-static uint64_t
-count_set(const uint64_t *words, uint64_t bits)
+uint64_t
+bs_fit_count_set(const uint64_t *words, uint64_t bits)
 {
 	uint64_t	total = 0;
 
@@ -136,7 +136,7 @@ bs_fit_fill_rate(uint64_t set, uint64_t bits, uint32_t hashes)
 double
 bs_fit_rate(const uint64_t *words, uint64_t bits, uint32_t hashes)
 {
-	return bs_fit_fill_rate(count_set(words, bits), bits, hashes);
+	return bs_fit_fill_rate(bs_fit_count_set(words, bits), bits, hashes);
 }
 
 double
@@ -153,53 +153,15 @@ bs_fit_combine_words(uint64_t *result, uint64_t bits, const bs_bloom *a,
 	bs_fit_tile_into(result, bits, b->words, b->bits, intersect);
 }
 
-/* The set bits of the filter folded once, without changing it. */
-static uint64_t
-folded_set(const uint64_t *words, uint64_t bits)
+void
+bs_fit_fold_down(uint64_t *words, uint64_t bits, uint64_t target)
 {
-	uint64_t	half = bits / 128;
-	uint64_t	set = 0;
-
-	if (bits <= 64)
-		return (uint64_t) __builtin_popcountll(fold_word(words[0], bits));
-	for (uint64_t i = 0; i < half;)
-		for (uint64_t end = bs_poll_stretch(i, half); i < end; i++)
-			set += (uint64_t) __builtin_popcountll(words[i] | words[half + i]);
-	return set;
-}
-
-uint64_t
-bs_fit_fold_to_rate(uint64_t *words, uint64_t bits, uint32_t hashes, double fpr,
-					bool *met)
-{
-	uint64_t	smallest = bs_fit_min_bits(hashes);
-
-	*met = bs_fit_rate(words, bits, hashes) <= fpr;
-	if (!*met)
-		return bits;
-	/* the rate only grows as the filter folds (docs/fit.md): stop at the first miss */
-	while (bits > smallest &&
-		   bs_fit_fill_rate(folded_set(words, bits), bits / 2, hashes) <= fpr)
+	for (; bits > target; bits /= 2)
 	{
 		/* a pass reads the whole array: up to 512 MB at the largest ceiling */
 		bs_poll_interrupts();
 		bs_fit_fold(words, bits);
-		bits /= 2;
 	}
-	return bits;
-}
-
-uint64_t
-bs_fit_start_bits(uint64_t n, uint32_t hashes, double fpr, uint64_t ceiling)
-{
-	/* standard model: (1 - e^(-k n / m))^k = fpr  =>  m = -k n / ln(1 - fpr^(1/k)) */
-	double		per_item = -(double) hashes / log1p(-pow(fpr, 1.0 / hashes));
-	double		wanted = 2 * per_item * (double) n;
-	uint64_t	bits = bs_fit_min_bits(hashes);
-
-	while (bits < ceiling && (double) bits < wanted)
-		bits *= 2;
-	return bits;
 }
 
 double

@@ -146,22 +146,48 @@ double		bs_fit_filter_rate(const bs_bloom *filter);
 void		bs_fit_combine_words(uint64_t *result, uint64_t bits, const bs_bloom *a,
 								 const bs_bloom *b, bool intersect);
 
-/*
- * The size of a group's filter, from its bits at `bits` (a power of two):
- * folds words in place down the ladder while the folded filter's rate
- * (bs_fit_rate) stays within fpr, and returns the size reached, never
- * below bs_fit_min_bits(k).  *met is false when not even the filter at
- * `bits` meets fpr (it is then kept).
- */
-uint64_t	bs_fit_fold_to_rate(uint64_t *words, uint64_t bits, uint32_t hashes,
-								double fpr, bool *met);
+/* Fold m bits in place down to target bits (both powers of two, target <= m). */
+void		bs_fit_fold_down(uint64_t *words, uint64_t bits, uint64_t target);
+
+/* The number of set bits among the first m. */
+uint64_t	bs_fit_count_set(const uint64_t *words, uint64_t bits);
 
 /*
- * The size to build a group of n distinct hashes at before folding: a
- * power of two at least twice the standard model's size for n at fpr
- * with k hashes, within [bs_fit_min_bits(k), ceiling].
+ * The sizing of bloom_fit_agg's final function (bs_fit_size.c): a group's
+ * filter has the smallest power of two of bits, at least
+ * bs_fit_min_bits(k), whose EXPECTED false-positive rate for the group's n
+ * distinct values is at most fpr, as every capacity-sized filter is sized.
+ * The size is then a function of n (and k, fpr, the ceiling) alone; the
+ * rate of one filter's own bits (bs_fit_rate, what bloom_fpr reports) may
+ * be above fpr, as a bloom_agg filter's may at its capacity.
+ *
+ * The expected rate: a fit filter's positions are k independent uniform
+ * draws per value (this file's header comment), so it is the standard
+ * filter's exact rate f_S(m, n, k) (bs_analysis.h, Burns eq. (56)), the
+ * rate bs_bloom_size_scheme sizes the independent scheme by.
  */
-uint64_t	bs_fit_start_bits(uint64_t n, uint32_t hashes, double fpr, uint64_t ceiling);
+double		bs_fit_expected_rate(uint64_t bits, uint64_t items, uint32_t hashes);
+
+/*
+ * The size for n distinct values: the smallest power of two m in
+ * [bs_fit_min_bits(k), ceiling] with bs_fit_expected_rate(m, n, k) <= fpr;
+ * the ceiling with *met false when even the ceiling does not meet fpr.
+ */
+uint64_t	bs_fit_size(uint64_t items, uint32_t hashes, double fpr, uint64_t ceiling,
+						bool *met);
+
+/*
+ * The number of distinct values in a filter of m bits with s set, when it
+ * is not known (the state has become the ceiling's bit array): Swamidass
+ * and Baldi's estimate ln(1 - s/m) / (k ln(1 - 1/m)), the one
+ * bloom_cardinality gives for the fit scheme, rounded to the nearest
+ * integer (halves up); UINT64_MAX for a full filter.
+ */
+uint64_t	bs_fit_estimate_items(uint64_t set, uint64_t bits, uint32_t hashes);
+
+/* The size of a group whose state is its filter at the ceiling: bs_fit_size at its estimated n. */
+uint64_t	bs_fit_size_of_bits(const uint64_t *words, uint64_t ceiling, uint32_t hashes,
+								double fpr, bool *met);
 
 /*
  * The smallest filter of any capacity-sized scheme (bloom_create's sizings,

@@ -292,42 +292,36 @@ bloom_fit_agg_combine(PG_FUNCTION_ARGS)
 }
 
 /*
- * The group's filter: built from its hashes at a size above the one it
- * needs, or taken at the ceiling, then folded down while its rate stays
- * within fpr (bs_fit_fold_to_rate).
+ * The group's filter, at the smallest power of two whose expected rate for
+ * the group's n meets fpr (bs_fit_size): built there from its hashes, or,
+ * when the state is the filter at the ceiling, folded down to the size
+ * for the n its fill gives (bs_fit_size_of_bits).
  */
 static bs_bloom *
 fit_result(const bs_bloom *head, double fpr, uint64 ceiling, const uint64 *pairs,
 		   uint64 count, const uint64 *ceiling_bits)
 {
 	uint32		hashes = head->hashes;
-	uint64		bits;
 	uint64		chosen;
-	uint64	   *work;
 	bool		met;
 	bs_bloom   *result;
 
 	if (ceiling_bits != NULL)
+		chosen = bs_fit_size_of_bits(ceiling_bits, ceiling, hashes, fpr, &met);
+	else
+		chosen = bs_fit_size(count, hashes, fpr, ceiling, &met);
+	result = bs_bloom_alloc(CurrentMemoryContext, BS_SCHEME_FIT, chosen, hashes, head->seed);
+	if (ceiling_bits != NULL)
 	{
-		work = palloc_extended(ceiling / 8, MCXT_ALLOC_HUGE);
+		uint64	   *work = palloc_extended(ceiling / 8, MCXT_ALLOC_HUGE);
+
 		bs_copy_polled(work, ceiling_bits, ceiling / 8);
-		chosen = bs_fit_fold_to_rate(work, ceiling, hashes, fpr, &met);
+		bs_fit_fold_down(work, ceiling, chosen);
+		bs_copy_polled(result->words, work, 8 * bs_bloom_word_count(chosen));
+		pfree(work);
 	}
 	else
-	{
-		for (bits = bs_fit_start_bits(count, hashes, fpr, ceiling);; bits *= 2)
-		{
-			work = palloc0(8 * bs_bloom_word_count(bits));
-			bs_fit_set_pairs(work, bits, hashes, pairs, count);
-			chosen = bs_fit_fold_to_rate(work, bits, hashes, fpr, &met);
-			if (met || bits >= ceiling)
-				break;
-			pfree(work);
-		}
-	}
-	result = bs_bloom_alloc(CurrentMemoryContext, BS_SCHEME_FIT, chosen, hashes, head->seed);
-	bs_copy_polled(result->words, work, 8 * bs_bloom_word_count(chosen));
-	pfree(work);
+		bs_fit_set_pairs(result->words, chosen, hashes, pairs, count);
 	result->version = head->version;
 	result->family = head->family;
 	result->type_tag = head->type_tag;

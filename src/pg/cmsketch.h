@@ -25,6 +25,9 @@ bs_cms	   *bs_cms_alloc(MemoryContext context, uint32 width, uint32 depth,
 void		bs_cms_size_or_error(double epsilon, double delta, uint32 *width,
 								 uint32 *depth, uint32 *copies);
 
+/* A uint64 count (what: "estimate", "total") as bigint, or 22003. */
+int64		bs_cms_count_to_int64(uint64 count, const char *what);
+
 /* The O(1) shape check of a stored sketch: XX001 when it is corrupt. */
 void		bs_cms_check_shape_or_error(const bs_cms *cms);
 

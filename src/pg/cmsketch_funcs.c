@@ -71,9 +71,8 @@ bs_cms_add_error(bs_cms *cms, const bs_cms_probe *probe, const void *data,
 	bs_report_arith(&err);
 }
 
-/* A uint64 count as bigint, or 22003. */
-static int64
-count_to_int64(uint64 count, const char *what)
+int64
+bs_cms_count_to_int64(uint64 count, const char *what)
 {
 	if (count > (uint64) PG_INT64_MAX)
 		ereport(ERROR,
@@ -202,7 +201,7 @@ cms_estimate(PG_FUNCTION_ARGS)
 	estimate = bs_cms_estimate_inline(cms, cms_probe_for(&cache->probe, &cache->probe_ready, cms),
 									  bytes.data, bytes.length);
 	canonical_release(&bytes);
-	PG_RETURN_INT64(count_to_int64(estimate, "estimate"));
+	PG_RETURN_INT64(bs_cms_count_to_int64(estimate, "estimate"));
 }
 
 PG_FUNCTION_INFO_V1(cms_total);
@@ -213,7 +212,7 @@ cms_total(PG_FUNCTION_ARGS)
 	bs_cms	   *cms = ((bs_cms *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 
 	bs_cms_check_shape_or_error(cms);
-	PG_RETURN_INT64(count_to_int64(cms->total, "total"));
+	PG_RETURN_INT64(bs_cms_count_to_int64(cms->total, "total"));
 }
 
 PG_FUNCTION_INFO_V1(cms_inner_product);
@@ -236,7 +235,7 @@ cms_inner_product(PG_FUNCTION_ARGS)
 	}
 	if (bs_cms_inner_product(a, b, &product, &err) != BS_OK)
 		bs_report_arith(&err);
-	PG_RETURN_INT64(count_to_int64(product, "inner product"));
+	PG_RETURN_INT64(bs_cms_count_to_int64(product, "inner product"));
 }
 
 PG_FUNCTION_INFO_V1(cms_info);
@@ -272,7 +271,7 @@ cms_info(PG_FUNCTION_ARGS)
 	values[4] = Float8GetDatum(pow(bound, (double) cms->copies));
 	values[5] = Int64GetDatum((int64) cms->seed);
 	values[6] = CStringGetTextDatum(family);
-	values[7] = Int64GetDatum(count_to_int64(cms->total, "total"));
+	values[7] = Int64GetDatum(bs_cms_count_to_int64(cms->total, "total"));
 	values[8] = Int64GetDatum((int64) VARSIZE(cms));
 	values[9] = Int32GetDatum(cms->version);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
@@ -299,7 +298,7 @@ merge_copy(FunctionCallInfo fcinfo, CmsMergeInto merge)
 		bs_report_arith(&err);
 	if (version != 0)
 		result->version = version;
-	(void) count_to_int64(result->total, "total");
+	(void) bs_cms_count_to_int64(result->total, "total");
 	PG_RETURN_POINTER(result);
 }
 

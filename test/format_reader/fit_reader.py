@@ -2,10 +2,11 @@
 4 and 5 and docs/fit.md: the partial state of scheme fit_partial (its two
 forms, read, written and checked), and the final filter of scheme fit,
 rebuilt from a group's values as the aggregate sizes it: the smallest power
-of two at which the filter's own false-positive rate, (set / m)^k, is within
-the rate asked for.  Python 3
-standard library only; the floating-point steps are those of the C code, in
-the same order, so that the same libm gives the same sizes.
+of two whose expected false-positive rate for the group's n distinct values
+(the standard model's, computed exactly in integers here) is within the rate
+asked for.  Python 3 standard library only; the floating-point steps (k, the
+estimate of n from the bits form) are those of the C code, in the same
+order, so that the same libm gives the same sizes.
 """
 
 import math
@@ -43,17 +44,6 @@ def _popcount(x):
     return bin(x).count("1")
 
 
-def fill_rate(set_bits, m, k):
-    """(set / m)^k: 1 when every bit is set."""
-    if set_bits >= m:
-        return 1.0
-    return math.pow(set_bits / float(m), k)
-
-
-def fit_rate(bits, m, k):
-    return fill_rate(_popcount(bits), m, k)
-
-
 def min_bits(k):
     """The smallest fit size for k: a power of two, at least MIN_BITS and k."""
     bits = MIN_BITS
@@ -68,26 +58,55 @@ def fold(bits, m):
     return (bits & ((1 << half) - 1)) | (bits >> half)
 
 
-def fold_to_rate(bits, m, k, fpr):
-    """Fold while the folded filter meets fpr: (bits, m, met at the start)."""
-    if not fit_rate(bits, m, k) <= fpr:
-        return bits, m, False
-    while m > min_bits(k):
-        folded = fold(bits, m)
-        if not fit_rate(folded, m // 2, k) <= fpr:
+def _stirling2(k):
+    """S(k, d) for d = 0 .. k, the Stirling numbers of the second kind."""
+    row = [1]
+    for i in range(1, k + 1):
+        row = [0] + [d * (row[d] if d < len(row) else 0) + row[d - 1]
+                     for d in range(1, i + 1)]
+    return row
+
+
+def expected_rate_within(m, n, k, fpr):
+    """f_S(m, n, k) <= fpr, decided exactly: k probes with repetition into m
+    bits after k n balls, f_S = sum_d S(k, d) m(m-1)..(m-d+1) / m^k
+    * sum_j (-1)^j C(d, j) (1 - j/m)^(k n), as one fraction of integers."""
+    if n == 0:
+        return True
+    stirling = _stirling2(k)
+    powers = [(m - j) ** (k * n) if j < m else 0 for j in range(k + 1)]
+    total = 0
+    falling = 1
+    for d in range(1, k + 1):
+        falling *= m - d + 1
+        if falling == 0:
             break
-        bits, m = folded, m // 2
-    return bits, m, True
+        inner = sum((-1) ** j * math.comb(d, j) * powers[j] for j in range(d + 1))
+        total += stirling[d] * falling * inner
+    numerator, denominator = fpr.as_integer_ratio()
+    return total * denominator <= numerator * m ** (k + k * n)
 
 
-def start_bits(n, k, fpr, ceiling):
-    """A power of two at least twice the standard model's size for n."""
-    per_item = -float(k) / math.log1p(-math.pow(fpr, 1.0 / k))
-    wanted = 2 * per_item * float(n)
-    bits = min_bits(k)
-    while bits < ceiling and bits < wanted:
-        bits *= 2
-    return bits
+def fit_size(n, k, fpr, ceiling):
+    """(m, met): the smallest power of two from min_bits(k) whose expected
+    rate for n is within fpr; (ceiling, False) when none up to it is."""
+    m = min_bits(k)
+    while not expected_rate_within(m, n, k, fpr):
+        if m >= ceiling:
+            return ceiling, False
+        m *= 2
+    return m, True
+
+
+def estimate_items(set_bits, m, k):
+    """n from the fill of the bits form: ln(1 - s/m) / (k ln(1 - 1/m)),
+    rounded half up; None when every bit is set."""
+    if set_bits >= m:
+        return None
+    if set_bits == 0:
+        return 0
+    items = math.log1p(-set_bits / float(m)) / (float(k) * math.log1p(-1 / float(m)))
+    return math.floor(items + 0.5)
 
 
 def set_pairs(pairs, m, k):
@@ -173,15 +192,15 @@ class FitState:
     def final(self):
         """The group's filter, as the final function sizes it."""
         if self.bits is not None:
-            bits, m, met = fold_to_rate(self.bits, self.ceiling, self.k, self.fpr)
+            items = estimate_items(_popcount(self.bits), self.ceiling, self.k)
+            m, met = (self.ceiling, False) if items is None else \
+                fit_size(items, self.k, self.fpr, self.ceiling)
+            bits, size = self.bits, self.ceiling
+            while size > m:
+                bits, size = fold(bits, size), size // 2
         else:
-            size = start_bits(len(self.pairs), self.k, self.fpr, self.ceiling)
-            while True:
-                bits, m, met = fold_to_rate(set_pairs(self.pairs, size, self.k), size,
-                                            self.k, self.fpr)
-                if met or size >= self.ceiling:
-                    break
-                size *= 2
+            m, met = fit_size(len(self.pairs), self.k, self.fpr, self.ceiling)
+            bits = set_pairs(self.pairs, m, self.k)
         return BloomFilter("fit", m, self.k, 0, self.version, self.family, self.tag,
                            self.items, _bits_bytes(bits, m), 0 if met else 1)
 

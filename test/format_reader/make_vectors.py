@@ -168,7 +168,11 @@ FILTERS = [
 # bloom_fit_agg: name, fpr, max_bits, values (fit_reader.fit_values); the
 # sets take every path of the final function: filters under a word (one
 # value), a state of the bits form (more than max_bits / 256 distinct
-# values), a group over its ceiling, k from 3 to 20
+# values), a group over its ceiling, k from 3 to 20; the size is the
+# smallest power of two whose expected rate for n meets the rate: one value
+# at 0.001 needs 32 bits, and 427 values at 0.01 are the first n that need
+# 8,192 bits (426 take 4,096), from the hashes and from the bits form (n
+# estimated from the fill)
 FIT_FILTERS = [
     ("one_integer", 0.01, 1 << 27, "int8 1..1"),
     ("ten_integers", 0.01, 1 << 27, "int8 1..10"),
@@ -182,6 +186,10 @@ FIT_FILTERS = [
     ("integers_300_over_ceiling", 0.01, 1024, "int8 1..300"),
     ("text_5_bits_state", 0.01, 1024, "text v1..v5"),
     ("text_500_0.05", 0.05, 1 << 27, "text v1..v500"),
+    ("one_integer_0.001", 0.001, 1 << 27, "int8 1..1"),
+    ("integers_426", 0.01, 1 << 27, "int8 1..426"),
+    ("integers_427", 0.01, 1 << 27, "int8 1..427"),
+    ("integers_427_bits_state", 0.01, 65536, "int8 1..427"),
 ]
 
 # unions and intersections of lines of FIT_FILTERS: name, operator, left,

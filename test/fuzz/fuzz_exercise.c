@@ -135,7 +135,8 @@ bloom_probe_key(const bs_bloom *filter, const bs_probe *probe, uint64_t set,
 /*
  * A bloom_fit_agg partial state: refused where a filter is used; the filter
  * its final function makes holds every hash of its list (or every bit of its
- * array, folded), and meets the rate unless that was impossible.
+ * array, folded), at the smallest size whose expected rate meets the rate
+ * for its n (counted, or estimated from the array), or at the ceiling.
  */
 static void
 fit_state_exercise(const bs_bloom *state)
@@ -146,6 +147,7 @@ fit_state_exercise(const bs_bloom *state)
 	const uint64_t *payload = state->words + BS_FIT_PREFIX_WORDS;
 	uint64_t   *words;
 	uint64_t	bits;
+	uint64_t	items;
 	bool		met;
 	bs_error	err;
 
@@ -154,7 +156,9 @@ fit_state_exercise(const bs_bloom *state)
 	{
 		words = malloc(ceiling / 8);
 		memcpy(words, payload, ceiling / 8);
-		bits = bs_fit_fold_to_rate(words, ceiling, k, fpr, &met);
+		items = bs_fit_estimate_items(bs_fit_count_set(words, ceiling), ceiling, k);
+		bits = bs_fit_size_of_bits(words, ceiling, k, fpr, &met);
+		bs_fit_fold_down(words, ceiling, bits);
 		/* bit p at the ceiling is bit p mod m of the folded filter */
 		for (uint64_t p = 0; p < ceiling; p++)
 			if ((payload[p / 64] >> (p % 64)) & 1)
@@ -164,15 +168,18 @@ fit_state_exercise(const bs_bloom *state)
 	{
 		uint64_t	count = bs_fit_state_count(state);
 
-		bits = bs_fit_start_bits(count, k, fpr, ceiling);
+		items = count;
+		bits = bs_fit_size(count, k, fpr, ceiling, &met);
 		words = calloc(bs_bloom_word_count(bits), sizeof(uint64_t));
 		bs_fit_set_pairs(words, bits, k, payload, count);
-		bits = bs_fit_fold_to_rate(words, bits, k, fpr, &met);
 		for (uint64_t i = 0; i < count; i++)
 			FUZZ_CHECK(bs_fit_test(words, bits, k, payload[2 * i], payload[2 * i + 1]));
 	}
-	FUZZ_CHECK(bs_fit_power_of_two(bits) && bits >= BS_FIT_MIN_BITS);
-	FUZZ_CHECK(!met || bs_fit_rate(words, bits, k) <= fpr);
+	FUZZ_CHECK(bs_fit_power_of_two(bits) && bits >= BS_FIT_MIN_BITS && bits <= ceiling);
+	/* the size meets the expected rate, and the ceiling only when that fails */
+	FUZZ_CHECK(met ? bs_fit_expected_rate(bits, items, k) <= fpr &&
+			   (bits == bs_fit_min_bits(k) || bs_fit_expected_rate(bits / 2, items, k) > fpr)
+			   : bits == ceiling);
 	free(words);
 }
 

@@ -32,7 +32,7 @@ CREATE TEMP TABLE members AS
 	UNION ALL SELECT g, $extra FROM (SELECT DISTINCT $FIT_GROUP AS g FROM $tbl) gs, generate_series(1, 5) j;
 CREATE TEMP TABLE groups AS
 SELECT g, count(*) AS n, bloom_fit_agg(v) AS f1, bloom_fit_agg(v, 0.001) AS f2, bloom_fit_agg(v, 0.01, 1024) AS f3,
-	nfn_fit_form(nfn_fit_state(v, 0.01, 1024), 1024) AS form3
+	nfn_fit_form(nfn_fit_state(v, 0.01, 1024), 1024) AS form3, nfn_fit_n(nfn_fit_state(v, 0.01, 1024), 1024) AS n3
 FROM members GROUP BY g;
 CREATE TEMP TABLE unions AS
 SELECT bloom_union_agg(f1) AS u1, bloom_union_agg(f2) AS u2, bloom_union_agg(f3) AS u3,
@@ -62,8 +62,8 @@ CREATE OR REPLACE TEMP VIEW side_checks AS
 		count(*) = $groups AND count(DISTINCT (bloom_info(f1)).bits) >= $min_sizes AS passed FROM groups
 	UNION ALL SELECT 'every bloom_fit_agg(v, 0.01, 1024) state of the bits form', bool_and(form3 = 'bits') FROM groups
 	UNION ALL SELECT count(*) FILTER (WHERE (bloom_info(f3)).over_ceiling) || ' groups over the 1,024-bit ceiling (want >= $min_over), '
-		|| 'each exactly when past its rate', count(*) FILTER (WHERE (bloom_info(f3)).over_ceiling) >= $min_over
-		AND bool_and((bloom_info(f3)).over_ceiling = ((bloom_info(f3)).current_fpr > 0.01)) FROM groups
+		|| 'each exactly when no size within it meets the rate', count(*) FILTER (WHERE (bloom_info(f3)).over_ceiling) >= $min_over
+		AND bool_and((bloom_info(f3)).over_ceiling = nfn_fit_over_ceiling(n3, 0.01, 1024)) FROM groups
 	UNION ALL SELECT 'unions at the largest size, flagged over the ceiling when a part is',
 		(SELECT (bloom_info(u1)).bits FROM unions) = max((bloom_info(f1)).bits)
 		AND (SELECT (bloom_info(u3)).over_ceiling FROM unions) = bool_or((bloom_info(f3)).over_ceiling) FROM groups;

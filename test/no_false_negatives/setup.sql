@@ -143,6 +143,21 @@ CREATE AGGREGATE nfn_fit_state(anyelement, float8, bigint) (SFUNC = bloom_fit_ag
 CREATE FUNCTION nfn_fit_form(state bloomfilter, ceiling bigint) RETURNS text LANGUAGE sql IMMUTABLE AS $$
 	SELECT CASE WHEN split_part(state::text, ':', 6) = 'm=' || (128 + ceiling) THEN 'bits' ELSE 'hashes' END $$;
 
+-- The n the final function sizes a state's filter for (docs/format.md,
+-- "Sizing"): the number of hash pairs of the hashes form, or the estimate
+-- from the s set bits of the bits form, NULL when every bit is set.
+CREATE FUNCTION nfn_fit_n(state bloomfilter, ceiling bigint) RETURNS bigint LANGUAGE sql IMMUTABLE AS $$
+	SELECT CASE WHEN nfn_fit_form(state, ceiling) = 'hashes' THEN (length(p.payload) - 16) / 16
+		WHEN p.s < ceiling THEN floor(ln(1 - p.s::float8 / ceiling) / (p.k * ln(1 - 1 / ceiling::float8)) + 0.5)::bigint
+		END
+	FROM (SELECT decode(split_part(state::text, ':', 9), 'base64') AS payload,
+			substr(split_part(state::text, ':', 5), 3)::int AS k,
+			bit_count(substr(decode(split_part(state::text, ':', 9), 'base64'), 17)) AS s) p $$;
+-- Whether bloom_fit_agg(v, rate, ceiling) must be flagged over its ceiling:
+-- no size up to the ceiling has an expected rate within the rate for that n.
+CREATE FUNCTION nfn_fit_over_ceiling(n bigint, rate float8, ceiling bigint) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
+	SELECT n IS NULL OR bloom_fpr_exact(ceiling, n, round(log(2, (1 / rate)::numeric))::int) > rate $$;
+
 -- The plan of a statement as text (EXPLAIN with the given options).
 CREATE FUNCTION nfn_explain(q text, opts text DEFAULT 'COSTS OFF') RETURNS text LANGUAGE plpgsql AS $$
 DECLARE line text; plan text := '';
