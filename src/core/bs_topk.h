@@ -22,9 +22,12 @@
  *   sum of counts + (c + 1) * error <= N   (so error <= N / (c + 1)).
  *
  * So every value occurring more than N / (c + 1) times is listed.  Each
- * reduction subtracts some C from every counter: a counter loses at most C
- * of its value's occurrences while error grows by C, and the c + 1 largest
- * counters lose C each, so the sum of counts falls by at least (c + 1) * C.
+ * reduction subtracts some C from the counters and drops values whose
+ * counters are at most C: a counter loses at most C of its value's
+ * occurrences while error grows by C, and C is chosen so that the third
+ * inequality still holds (bs_topk_table.c: Misra and Gries' own C, the
+ * (c + 1)-th largest counter, always qualifies, since the c + 1 largest
+ * counters then lose C each).
  * Counting one value is the merge of a one-value summary without the
  * reduction, which is deferred until 2c values are held (bs_topk_table.h);
  * any sequence of counts, merges and reductions keeps all three inequalities,

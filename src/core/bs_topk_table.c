@@ -220,43 +220,128 @@ select_slots(bs_topk_slot *s, uint32_t n, uint32_t k, bool by_lower)
 	}
 }
 
+/* The largest counter among the slots s[from..to), 0 when none. */
+static uint64_t
+largest_count(const bs_topk_slot *s, uint32_t from, uint32_t to)
+{
+	uint64_t	largest = 0;
+
+	for (uint32_t i = from; i < to; i++)
+	{
+		bs_poll_at(i);
+		largest = s[i].count > largest ? s[i].count : largest;
+	}
+	return largest;
+}
+
 /*
- * Reduce to keep slots.  A generalization of Misra and Gries' step that
- * Agarwal et al.'s proof (section 3.1) covers: subtract some C from every
- * counter that is at least C, drop slots whose counters are at most C, and
- * add C to the error.  A dropped value x then has f(x) <= counter + old
- * error <= new error, a kept one keeps f(x) <= counter + error, and when at
- * least c + 1 counters are C or more the counters' sum falls by at least
- * (c + 1) C, so that sum + (c + 1) error <= N stays true: C may be as large
- * as the (c + 1)-th largest counter.  Within that, which slots go is free:
- * those with counters above it stay (c at most), and of the others those
- * with the largest lower bounds, as postgresql-topn keeps the largest counts
- * since entry; so a value seen often stays listed even when its counter has
- * worn down, heavy values first in the stream say.  C is then the largest
- * counter dropped, often far below the limit.
+ * Whether keeping the first keep slots, cutting their counters by cut (those
+ * at least cut), keeps sum of counters + (c + 1) * error <= N with the
+ * error grown by cut.  Checked as error + cut <= (N - sum) / (c + 1) so
+ * that nothing overflows.
+ */
+static bool
+cut_within_budget(const bs_topk_table *table, uint32_t keep, uint64_t cut)
+{
+	const bs_topk_slot *s = table->slots;
+	uint64_t	sum = 0;
+	uint64_t	room;
+
+	for (uint32_t i = 0; i < keep; i++)
+		sum += s[i].count >= cut ? s[i].count - cut : s[i].count;
+	if (sum > table->total)
+		return false;
+	room = (table->total - sum) / ((uint64_t) table->counters + 1);
+	return table->error <= room && cut <= room - table->error;
+}
+
+/*
+ * Reorder the slots so that those whose counters exceed limit come first,
+ * followed by the others that rank best by lower bound, keep in all; returns
+ * the largest counter of the slots past keep.  At most keep counters may
+ * exceed limit.
+ */
+static uint64_t
+arrange_keeping_above(bs_topk_table *table, uint32_t keep, uint64_t limit)
+{
+	bs_topk_slot *s = table->slots;
+	uint32_t	above = 0;
+
+	for (uint32_t i = 0; i < table->used; i++)
+		if (s[i].count > limit)
+			swap_slots(&s[above++], &s[i]);
+	select_slots(s + above, table->used - above, keep - above, true);
+	return largest_count(s, keep, table->used);
+}
+
+/*
+ * Reorder the slots so that the first keep rank as close to the best by
+ * lower bound as the invariant allows, returning the cut: the values whose
+ * counters exceed some limit stay, then the best by lower bound.  With
+ * Misra and Gries' own limit, the (c + 1)-th largest counter, the
+ * invariant always holds (at most c counters exceed it, and at least c + 1
+ * are at least the cut); with no limit at all it did not.  Between the two,
+ * a bisection finds a limit as high as the invariant allows, so that as few
+ * values as possible are kept for their counters alone.  keep >= c.
+ */
+static uint64_t
+arrange_within_budget(bs_topk_table *table, uint32_t keep)
+{
+	uint64_t	low;
+	uint64_t	high;
+
+	select_slots(table->slots, table->used, table->counters, false);
+	low = table->slots[table->counters].count;
+	high = largest_count(table->slots, 0, table->used);
+	while (high - low > 1)
+	{
+		uint64_t	middle = low + (high - low) / 2;
+
+		if (cut_within_budget(table, keep, arrange_keeping_above(table, keep, middle)))
+			low = middle;
+		else
+			high = middle;
+	}
+	return arrange_keeping_above(table, keep, low);
+}
+
+/*
+ * Reduce to keep slots (keep >= c).  A generalization of Misra and Gries'
+ * step that Agarwal et al.'s proof (section 3.1) covers: subtract some C
+ * from every counter that is at least C, drop slots whose counters are at
+ * most C, and add C to the error.  A dropped value x then has f(x) <=
+ * counter + old error <= new error, and a kept one keeps f(x) <= counter +
+ * error, whatever C is.  What bounds the error is the invariant
+ * sum of counters + (c + 1) * error <= N, which counting and merging keep
+ * (both sides grow by as much) and which gives error <= N / (c + 1).
+ *
+ * So which slots stay is free as long as that invariant holds afterwards.
+ * The slots with the largest lower bounds (the occurrences surely counted)
+ * stay, as postgresql-topn keeps the largest counts since entry, with C
+ * the largest counter dropped: at most the smallest lower bound kept, since
+ * a counter never exceeds its lower bound.  Unlike Misra and Gries'
+ * counters, lower bounds do not depend on how many reductions a value has
+ * been through, so a fold of many summaries into one ranks the values of
+ * the first parts as fairly as those of the last.  When that choice would
+ * break the invariant, the values with the largest counters stay first, as
+ * few of them as the invariant allows (at most those Misra and Gries' own
+ * step keeps, for which it always holds), and then the rest by lower bound.
  */
 void
 bs_topk_table_reduce(bs_topk_table *table, uint32_t keep)
 {
 	bs_topk_slot *s = table->slots;
-	uint64_t	limit;
-	uint64_t	cut = 0;
-	uint32_t	above = 0;
+	uint64_t	cut;
 
 	if (table->used <= keep)
 		return;
-	/* the c best by counter first: the (c + 1)-th largest counter is the limit */
-	select_slots(s, table->used, table->counters, false);
-	limit = s[table->counters].count;
-	for (uint32_t i = 0; i < table->counters; i++)
-		if (s[i].count > limit)
-			swap_slots(&s[above++], &s[i]);
-	/* of the others, those surely counted most often */
-	select_slots(s + above, table->used - above, keep - above, true);
+	select_slots(s, table->used, keep, true);
+	cut = largest_count(s, keep, table->used);
+	if (!cut_within_budget(table, keep, cut))
+		cut = arrange_within_budget(table, keep);
 	for (uint32_t i = keep; i < table->used; i++)
 	{
 		bs_poll_at(i);
-		cut = s[i].count > cut ? s[i].count : cut;
 		clear_slot(table, &s[i]);
 	}
 	for (uint32_t i = 0; i < keep; i++)

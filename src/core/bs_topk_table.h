@@ -261,11 +261,12 @@ bs_topk_table_count_many(bs_topk_table *table, const void *key, uint32_t length,
 }
 
 /*
- * Subtract the (keep + 1)-th largest count C from every count, adding C to
- * the error, and keep the keep slots that rank best (by count, then lower
- * bound, then hash and key): all those left with a positive count, and the
- * best of those left at 0.  Nothing when at most keep slots are used.
- * keep >= 1.
+ * Keep the keep slots with the largest lower bounds, or, when that would
+ * let the error outgrow N / (c + 1), those Misra and Gries' step must keep
+ * and then the largest lower bounds; subtract the largest counter dropped
+ * from every counter at least that large and add it to the error (the
+ * reasoning is at the function).  Nothing when at most keep slots are
+ * used.  keep >= c.
  */
 void		bs_topk_table_reduce(bs_topk_table *table, uint32_t keep);
 
