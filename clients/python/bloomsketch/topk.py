@@ -124,6 +124,7 @@ class TopKSketch:
         self.version, self._family, self._tag = data[0], data[1], u(data, 4, 4)
         self.counters, self.total, self.max_error = u(data, 8, 4), u(data, 16, 8), u(data, 24, 8)
         self._entries: List[Entry] = []
+        self._index: Optional[Dict[bytes, Entry]] = None
 
     @classmethod
     def from_bytes(cls, data) -> "TopKSketch":
@@ -240,8 +241,17 @@ class TopKSketch:
             raise FamilyError(F.OTHER_REFUSAL)
         if self._family == F.NONE:
             return None
-        key = canonical_bytes(self._family, value)
-        return next((e for e in self._entries if e.key == key), None)
+        return self._entry(canonical_bytes(self._family, value))
+
+    def _entry(self, key: bytes) -> Optional[Entry]:
+        if self._index is None:
+            self._index = {e.key: e for e in self._entries}
+        return self._index.get(key)
+
+    def estimate_canonical(self, key: bytes) -> int:
+        """topk_estimate of the value whose canonical bytes are key."""
+        entry = self._entry(key)
+        return entry.lower if entry else 0
 
     def estimate(self, value: Any) -> int:
         """topk_estimate: the listed count of the value, 0 when not listed."""
