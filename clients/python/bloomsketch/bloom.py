@@ -11,7 +11,7 @@ from .codec import INT64_MAX, M64, signed64, to_bytes_of
 from .errors import FamilyError, FormatError, MismatchError, ParameterError
 from .fit import DEFAULT_CEILING, FitState, fit_ceiling
 from .positions import FIT, FIT_PARTIAL, SCHEME_NAMES, positions
-from .values import canonical_bytes
+from .values import CONVERTERS, canonical_bytes
 
 CREATABLE_SCHEMES = ("double", "double_square", "double_cube", "partition", "independent",
                      "blocked")
@@ -136,7 +136,9 @@ class BloomFilter:
         if self._build_family is None:
             raise FamilyError("this filter holds no values yet and has no family: create it "
                               "with BloomFilter.create(family=...) to add values")
-        return canonical_bytes(self._build_family, value)
+        if value is None:
+            raise FamilyError("None (SQL NULL) has no canonical bytes; SQL skips NULLs")
+        return CONVERTERS[self._build_family](value)
 
     def contains(self, value: Any) -> bool:
         """False: the value was certainly never added; True: it probably was.
@@ -164,7 +166,10 @@ class BloomFilter:
         section 1); no family check."""
         f = self._f
         bits = f.bits
-        return all(bits[g >> 3] >> (g & 7) & 1 for g in positions(data, f.scheme, f.m, f.k, f.seed))
+        for g in positions(data, f.scheme, f.m, f.k, f.seed):
+            if not bits[g >> 3] >> (g & 7) & 1:
+                return False
+        return True
 
     def add_canonical(self, data: bytes, family: int, tag: int = 0) -> "BloomFilter":
         """Add canonical bytes of a value of `family` (and type tag, for family other)."""
