@@ -19,8 +19,11 @@ def probes(conn):
             table = "sk_probe_" + family
             cur.execute("CREATE TEMP TABLE %s AS SELECT i, %s AS v FROM generate_series(1, %d) i"
                         % (table, expr, PROBES))
+            # timestamptz values arrive with an offset of minutes (and DST)
+            cur.execute("SET TimeZone = 'America/St_Johns'")
             cur.execute("SELECT v FROM %s ORDER BY i" % table)
             out[family] = (table, [r[0] for r in cur.fetchall()])
+            cur.execute("SET TimeZone = 'UTC'")
     return out
 
 
