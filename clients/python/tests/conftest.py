@@ -45,3 +45,22 @@ def conn(request):
         cur.execute("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET extra_float_digits = 1")
     yield connection
     connection.close()
+
+
+@pytest.fixture(scope="session")
+def probes(conn):
+    """Per supported family: a temp table probe_<family>(i, v) of the values
+    of server_values.py, and those values as psycopg2 hands them to Python."""
+    from server_values import FAMILY_VALUES, PROBES
+    out = {}
+    with conn.cursor() as cur:
+        for family, expr in FAMILY_VALUES.items():
+            table = "probe_" + family
+            cur.execute("CREATE TEMP TABLE %s AS SELECT i, %s AS v FROM generate_series(1, %d) i"
+                        % (table, expr, PROBES))
+            # timestamptz values arrive with an offset of minutes (and DST)
+            cur.execute("SET TimeZone = 'America/St_Johns'")
+            cur.execute("SELECT v FROM %s ORDER BY i" % table)
+            out[family] = (table, [r[0] for r in cur.fetchall()])
+            cur.execute("SET TimeZone = 'UTC'")
+    return out

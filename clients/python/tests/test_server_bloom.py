@@ -11,23 +11,6 @@ from server_values import FAMILY_VALUES, MEMBERS, PROBES, SCHEMES
 pytestmark = pytest.mark.server
 
 
-@pytest.fixture(scope="module")
-def probes(conn):
-    """Per family: the temp table of its probe values, and the values."""
-    out = {}
-    with conn.cursor() as cur:
-        for family, expr in FAMILY_VALUES.items():
-            table = "probe_" + family
-            cur.execute("CREATE TEMP TABLE %s AS SELECT i, %s AS v FROM generate_series(1, %d) i"
-                        % (table, expr, PROBES))
-            # timestamptz values arrive with an offset of minutes (and DST)
-            cur.execute("SET TimeZone = 'America/St_Johns'")
-            cur.execute("SELECT v FROM %s ORDER BY i" % table)
-            out[family] = (table, [r[0] for r in cur.fetchall()])
-            cur.execute("SET TimeZone = 'UTC'")
-    return out
-
-
 def sql_answers(cur, table, filter_bytes):
     cur.execute("SELECT array_agg(bloom_contains(%%s::bytea::bloomfilter, v) ORDER BY i) FROM %s"
                 % table, (filter_bytes,))

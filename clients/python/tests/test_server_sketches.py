@@ -11,22 +11,6 @@ from server_values import FAMILY_VALUES, MEMBERS, PROBES
 pytestmark = pytest.mark.server
 
 
-@pytest.fixture(scope="module")
-def probes(conn):
-    out = {}
-    with conn.cursor() as cur:
-        for family, expr in FAMILY_VALUES.items():
-            table = "sk_probe_" + family
-            cur.execute("CREATE TEMP TABLE %s AS SELECT i, %s AS v FROM generate_series(1, %d) i"
-                        % (table, expr, PROBES))
-            # timestamptz values arrive with an offset of minutes (and DST)
-            cur.execute("SET TimeZone = 'America/St_Johns'")
-            cur.execute("SELECT v FROM %s ORDER BY i" % table)
-            out[family] = (table, [r[0] for r in cur.fetchall()])
-            cur.execute("SET TimeZone = 'UTC'")
-    return out
-
-
 def weight(i):
     """The count of value i (1-based) in the weighted streams."""
     return i % 7 + 1
