@@ -47,20 +47,23 @@ class BloomFilter:
     # ---- reading and writing ----
 
     @classmethod
-    def from_bytes(cls, data) -> "BloomFilter":
-        """A filter from its binary form (bytea, psycopg2's memoryview), validated."""
-        f = codec.decode(to_bytes_of(data))
-        if f.scheme == FIT_PARTIAL:
-            FitState.from_fields(f)
-        return cls(f)
+    def from_bytes(cls, data, family=None) -> "BloomFilter":
+        """A filter from its binary form (bytea, psycopg2's memoryview),
+        validated.  family names the values to add to an empty filter (such
+        as the bytes of bloom_create(...)), whose stored family is none."""
+        return cls._read(codec.decode(to_bytes_of(data)), family)
 
     @classmethod
-    def from_text(cls, text: str) -> "BloomFilter":
-        """A filter from its text form (bloom:v2:...), validated."""
-        f = codec.from_text(text)
+    def from_text(cls, text: str, family=None) -> "BloomFilter":
+        """A filter from its text form (bloom:v2:...), validated; family as
+        for from_bytes."""
+        return cls._read(codec.from_text(text), family)
+
+    @classmethod
+    def _read(cls, f: BloomFields, family) -> "BloomFilter":
         if f.scheme == FIT_PARTIAL:
             FitState.from_fields(f)
-        return cls(f)
+        return cls(f, F.declared_family(f.family, f.tag, family))
 
     def to_bytes(self) -> bytes:
         """The binary form, as bytea (what filter::bytea gives)."""

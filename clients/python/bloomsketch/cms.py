@@ -81,9 +81,15 @@ class CountMinSketch:
     # ---- reading and writing ----
 
     @classmethod
-    def from_bytes(cls, data) -> "CountMinSketch":
-        """A sketch from its binary form (bytea), validated."""
-        data = to_bytes_of(data)
+    def from_bytes(cls, data, family=None) -> "CountMinSketch":
+        """A sketch from its binary form (bytea), validated.  family names the
+        values to add to an empty sketch (such as the bytes of cms_create())."""
+        sketch = cls._decode(to_bytes_of(data))
+        sketch._build_family = F.declared_family(sketch._family, sketch._tag, family) or sketch._build_family
+        return sketch
+
+    @classmethod
+    def _decode(cls, data: bytes) -> "CountMinSketch":
         if len(data) < HEADER_BYTES:
             raise FormatError("cmsketch needs at least %d bytes, got %d" % (HEADER_BYTES, len(data)))
         version, family, w, d, copies = data[0], data[1], u(data, 8, 4), u(data, 12, 2), u(data, 14, 2)
@@ -109,13 +115,14 @@ class CountMinSketch:
         return cls(version, family, u(data, 4, 4), w, d, copies, u(data, 16, 8), total, counters)
 
     @classmethod
-    def from_text(cls, text: str) -> "CountMinSketch":
-        """A sketch from its text form (cms:v2:...), validated."""
+    def from_text(cls, text: str, family=None) -> "CountMinSketch":
+        """A sketch from its text form (cms:v2:...), validated; family as for
+        from_bytes."""
         parts = text.split(":")
         if len(parts) != 9 or parts[0] != "cms":
             raise FormatError("cmsketch text must be cms:v<version>:<family>:w=:d=:copies=:seed=:total=:<base64>")
         version = parse_version(parts[1], "cmsketch")
-        family, tag = F.parse_token(parts[2])
+        stored, tag = F.parse_token(parts[2])
         fields = parse_fields(parts[3:8], ("w", "d", "copies", "seed", "total"), "cmsketch")
         w, d, copies, total = (parse_number(fields[n], "cmsketch") for n in ("w", "d", "copies", "total"))
         seed = parse_number(fields["seed"], "cmsketch", signed=True)
@@ -123,9 +130,9 @@ class CountMinSketch:
             raise FormatError("cmsketch text field out of range")
         if d < 1 or copies < 1 or 40 + 8 * w * d * copies > MAX_BYTES:
             raise FormatError("cmsketch shape w=%d d=%d copies=%d is invalid" % (w, d, copies))
-        header = (bytes((version, family)) + b"\0\0" + le(tag, 4) + le(w, 4) + le(d, 2)
+        header = (bytes((version, stored)) + b"\0\0" + le(tag, 4) + le(w, 4) + le(d, 2)
                   + le(copies, 2) + le(seed & M64, 8) + le(total, 8))
-        return cls.from_bytes(header + b64decode(parts[8], "cmsketch"))
+        return cls.from_bytes(header + b64decode(parts[8], "cmsketch"), family)
 
     def _header(self) -> bytes:
         return (bytes((self.version, self._family)) + b"\0\0" + le(self._tag, 4) + le(self.width, 4)

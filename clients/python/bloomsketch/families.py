@@ -1,7 +1,7 @@
 """Value families (docs/format.md section 1): their codes, the names the
 text forms and the info functions print, and which ones the library hashes."""
 
-from typing import Tuple
+from typing import Optional, Tuple
 
 from .errors import FamilyError, FormatError
 
@@ -55,3 +55,14 @@ def parse_token(text: str) -> Tuple[int, int]:
     if text in NAMES and text != "other":
         return NAMES.index(text), 0
     raise FormatError("invalid family %r" % text)
+
+
+def declared_family(stored: int, tag: int, family) -> Optional[int]:
+    """The family values will be added as, when a caller names one for a
+    value read back: it must agree with the stored family unless that is none."""
+    if family is None:
+        return None
+    code = supported_code(family)
+    if stored not in (NONE, code):
+        raise FamilyError("the value holds %s values, not %s ones" % (token(stored, tag), NAMES[code]))
+    return code

@@ -158,3 +158,13 @@ def test_topk_reads_the_documented_example():
     s = TopKSketch.from_text(TOPK_TEXT)
     assert [(i.value, i.count, i.upper_bound) for i in s.items()] == [(1, 3, 3), (2, 2, 2), (4, 1, 1)]
     assert s.estimate(1) == 3 and s.bounds(3) == (0, 1) and s.to_text() == TOPK_TEXT
+
+
+def test_empty_values_read_back_take_a_declared_family():
+    empty = BloomFilter.create("integer", 53, 3, 7).to_bytes()     # as bloom_create's bytes
+    f = BloomFilter.from_bytes(empty, family="integer").add(42)
+    assert f.to_text() == FILTER_TEXT
+    with pytest.raises(bloomsketch.FamilyError):
+        BloomFilter.from_text(FILTER_TEXT, family="text")
+    s = CountMinSketch.from_bytes(CountMinSketch.create("text").to_bytes(), family="text").add("a")
+    assert s.estimate("a") == 1 and s.family == "text"
