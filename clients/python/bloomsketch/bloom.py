@@ -1,6 +1,5 @@
 """BloomFilter: read, probe, build and combine bloomfilter values."""
 
-import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
@@ -8,6 +7,7 @@ from . import bloom_codec as codec
 from . import families as F
 from .bloom_codec import FIT_MIXED_SIZES, FIT_OVER_CEILING, BloomFields
 from .codec import INT64_MAX, M64, signed64, to_bytes_of
+from .estimates import current_fpr, estimated_items
 from .errors import FamilyError, FormatError, MismatchError, ParameterError
 from .fit import DEFAULT_CEILING, FitState, fit_ceiling
 from .positions import FIT, FIT_PARTIAL, SCHEME_NAMES, positions
@@ -20,7 +20,8 @@ CREATABLE_SCHEMES = ("double", "double_square", "double_cube", "partition", "ind
 @dataclass(frozen=True)
 class BloomInfo:
     """The fields of bloom_info(filter).  estimated_items and current_fpr are
-    computed only where the library has the server's model (None otherwise)."""
+    None where the library does not compute them as the server does
+    (estimates.py)."""
     bits: int
     hashes: int
     seed: int
@@ -244,8 +245,8 @@ class BloomFilter:
         set_bits = bin(int.from_bytes(f.bits, "little")).count("1")
         return BloomInfo(f.m, f.k, signed64(f.seed), SCHEME_NAMES[f.scheme],
                          F.token(f.family, f.tag), set_bits, min(f.items, INT64_MAX),
-                         40 + codec.bit_bytes(f.m), f.version, _estimated_items(f, set_bits),
-                         _current_fpr(f, set_bits), bool(f.scheme == FIT and f.flags & FIT_OVER_CEILING))
+                         40 + codec.bit_bytes(f.m), f.version, estimated_items(f, set_bits),
+                         current_fpr(f, set_bits), bool(f.scheme == FIT and f.flags & FIT_OVER_CEILING))
 
 
 def _check_combinable(a: BloomFields, b: BloomFields) -> None:
@@ -276,19 +277,3 @@ def _tiled(f: BloomFields, m: int) -> int:
     if f.m == m:
         return int.from_bytes(f.bits, "little")
     return int.from_bytes(bytes(f.bits[:f.m // 8]) * (m // f.m), "little")
-
-
-def _estimated_items(f: BloomFields, set_bits: int) -> Optional[float]:
-    """Known only for an empty filter here (0)."""
-    if set_bits == 0:
-        return 0.0
-    return None
-
-
-def _current_fpr(f: BloomFields, set_bits: int) -> Optional[float]:
-    """The fit scheme's (s/m)^k (docs/format.md section 5); 0 for an empty filter."""
-    if set_bits == 0:
-        return 0.0
-    if f.scheme == FIT:
-        return 1.0 if set_bits == f.m else math.pow(set_bits / f.m, f.k)
-    return None

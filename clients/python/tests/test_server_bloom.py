@@ -43,6 +43,10 @@ def check_info(cur, f_bytes):
             assert value == sql[field], field
         compared += 1
     assert compared >= 10
+    # the estimates the library computes (estimates.py) were compared
+    assert mine.estimated_items is not None or sql["estimated_items"] is None
+    if mine.scheme in ("independent", "blocked", "fit"):
+        assert mine.current_fpr is not None
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
