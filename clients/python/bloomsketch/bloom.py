@@ -11,6 +11,7 @@ from .estimates import current_fpr, estimated_items
 from .errors import FamilyError, FormatError, MismatchError, ParameterError
 from .fit import DEFAULT_CEILING, FitState, fit_ceiling
 from .positions import FIT, FIT_PARTIAL, SCHEME_NAMES, positions
+from .sizing import size_independent
 from .values import CONVERTERS, canonical_bytes
 
 CREATABLE_SCHEMES = ("double", "double_square", "double_cube", "partition", "independent",
@@ -86,12 +87,15 @@ class BloomFilter:
     # ---- building ----
 
     @classmethod
-    def create(cls, family, bits: int, hashes: int, seed: int = 0,
-               scheme: str = "double") -> "BloomFilter":
-        """An empty filter of an explicit shape, for values of `family`
-        (stored as family none until a value is added, as bloom_create's).
-        bits and hashes must have the scheme's shape (docs/format.md section
-        7): bloom_info(bloom_create(...)) shows them for a capacity and rate."""
+    def create(cls, family, bits: Optional[int] = None, hashes: Optional[int] = None,
+               seed: int = 0, scheme: str = "double", *, capacity: Optional[int] = None,
+               fpr: float = 0.01) -> "BloomFilter":
+        """An empty filter for values of `family` (stored as family none until
+        a value is added, as bloom_create's), of an explicit shape: bits and
+        hashes with the scheme's shape (docs/format.md section 7), as
+        bloom_info(bloom_create(...)) shows them.  For the independent
+        scheme, capacity and fpr may stand instead: the shape is then
+        bloom_create(capacity, fpr, seed, 'independent')'s, computed here."""
         code = F.supported_code(family)
         if scheme not in CREATABLE_SCHEMES:
             raise ParameterError("unknown or uncreatable scheme %r; the schemes are %s (fit "
@@ -99,6 +103,10 @@ class BloomFilter:
                                  % (scheme, ", ".join(CREATABLE_SCHEMES)))
         if not -(1 << 63) <= seed < 1 << 63:
             raise ParameterError("seed %d is out of the range of bigint" % seed)
+        if capacity is not None:
+            bits, hashes = _sized(scheme, capacity, fpr, bits, hashes)
+        if bits is None or hashes is None:
+            raise ParameterError("give bits and hashes (or, for the independent scheme, capacity)")
         number = SCHEME_NAMES.index(scheme)
         try:
             codec.check_shape(number, bits, hashes)
@@ -247,6 +255,20 @@ class BloomFilter:
                          F.token(f.family, f.tag), set_bits, min(f.items, INT64_MAX),
                          40 + codec.bit_bytes(f.m), f.version, estimated_items(f, set_bits),
                          current_fpr(f, set_bits), bool(f.scheme == FIT and f.flags & FIT_OVER_CEILING))
+
+
+def _sized(scheme: str, capacity: int, fpr: float, bits, hashes):
+    """The shape bloom_create gives a capacity and rate, for the schemes the
+    library sizes as the server does (sizing.py)."""
+    if bits is not None or hashes is not None:
+        raise ParameterError("give either bits and hashes or capacity, not both")
+    if scheme != "independent":
+        raise ParameterError(
+            "the library sizes only independent filters from a capacity; a %s filter's size "
+            "includes Kirsch and Mitzenmacher's term from the server's model: start from the "
+            "bytes of bloom_create(...) (BloomFilter.from_bytes(b, family=...)) or pass bits "
+            "and hashes from bloom_info(bloom_create(...))" % scheme)
+    return size_independent(capacity, fpr)
 
 
 def _check_combinable(a: BloomFields, b: BloomFields) -> None:
