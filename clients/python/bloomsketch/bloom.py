@@ -11,7 +11,7 @@ from .estimates import current_fpr, estimated_items
 from .errors import FamilyError, FormatError, MismatchError, ParameterError
 from .fit import DEFAULT_CEILING, FitState, fit_ceiling
 from .positions import FIT, FIT_PARTIAL, SCHEME_NAMES, positions
-from .sizing import size_independent
+from .sizing import size_for
 from .values import CONVERTERS, canonical_bytes
 
 CREATABLE_SCHEMES = ("double", "double_square", "double_cube", "partition", "independent",
@@ -93,9 +93,9 @@ class BloomFilter:
         """An empty filter for values of `family` (stored as family none until
         a value is added, as bloom_create's), of an explicit shape: bits and
         hashes with the scheme's shape (docs/format.md section 7), as
-        bloom_info(bloom_create(...)) shows them.  For the independent
-        scheme, capacity and fpr may stand instead: the shape is then
-        bloom_create(capacity, fpr, seed, 'independent')'s, computed here."""
+        bloom_info(bloom_create(...)) shows them.  For the independent and
+        blocked schemes, capacity and fpr may stand instead: the shape is
+        then bloom_create(capacity, fpr, seed, scheme)'s, computed here."""
         code = F.supported_code(family)
         if scheme not in CREATABLE_SCHEMES:
             raise ParameterError("unknown or uncreatable scheme %r; the schemes are %s (fit "
@@ -106,7 +106,8 @@ class BloomFilter:
         if capacity is not None:
             bits, hashes = _sized(scheme, capacity, fpr, bits, hashes)
         if bits is None or hashes is None:
-            raise ParameterError("give bits and hashes (or, for the independent scheme, capacity)")
+            raise ParameterError("give bits and hashes (or, for the independent and blocked "
+                                 "schemes, capacity)")
         number = SCHEME_NAMES.index(scheme)
         try:
             codec.check_shape(number, bits, hashes)
@@ -262,13 +263,13 @@ def _sized(scheme: str, capacity: int, fpr: float, bits, hashes):
     library sizes as the server does (sizing.py)."""
     if bits is not None or hashes is not None:
         raise ParameterError("give either bits and hashes or capacity, not both")
-    if scheme != "independent":
+    if scheme not in ("independent", "blocked"):
         raise ParameterError(
-            "the library sizes only independent filters from a capacity; a %s filter's size "
+            "the library sizes only independent and blocked filters from a capacity; a %s filter's size "
             "includes Kirsch and Mitzenmacher's term from the server's model: start from the "
             "bytes of bloom_create(...) (BloomFilter.from_bytes(b, family=...)) or pass bits "
             "and hashes from bloom_info(bloom_create(...))" % scheme)
-    return size_independent(capacity, fpr)
+    return size_for(scheme, capacity, fpr)
 
 
 def _check_combinable(a: BloomFields, b: BloomFields) -> None:

@@ -1,17 +1,19 @@
-"""bloom_create's sizing for the independent scheme: m is the smallest
+"""bloom_create's sizing for the independent and blocked schemes.  For
+independent filters m is the smallest
 number of bits at which some k reaches an exact expected false-positive
 rate <= fpr for `capacity` values, and k the exact optimum at that m (ties
 to the smaller k), as docs/analysis.md ("Sizing") defines them.  The rate
 is Burns's standard construction (Theorem 22; the formula of fit.py),
 evaluated in decimal arithmetic with enough digits for its alternating sum.
-The other schemes add Kirsch and Mitzenmacher's term from the server's own
-model (bs_km_model.c) or the blocked scheme's, which the library does not
-reproduce."""
+Blocked filters are sized in blocked_sizing.py.  The other schemes add
+Kirsch and Mitzenmacher's term from the server's own model
+(bs_km_model.c), which the library does not reproduce."""
 
 import math
 from decimal import Decimal, localcontext
 from typing import Tuple
 
+from .blocked_sizing import size_blocked
 from .errors import ParameterError
 
 MAX_BITS = 6000000000
@@ -92,8 +94,9 @@ def optimal_bits(n: int, fpr: float) -> int:
     return high
 
 
-def size_independent(capacity: int, fpr: float) -> Tuple[int, int]:
-    """(bits, hashes) of bloom_create(capacity, fpr, seed, 'independent')."""
+def size_for(scheme: str, capacity: int, fpr: float) -> Tuple[int, int]:
+    """(bits, hashes) of bloom_create(capacity, fpr, seed, scheme), for the
+    independent and blocked schemes."""
     if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
         raise ParameterError("bloomfilter capacity must be a whole number of at least 1, not %r" % (capacity,))
     if not 0.0 < fpr < 1.0:
@@ -101,6 +104,8 @@ def size_independent(capacity: int, fpr: float) -> Tuple[int, int]:
     if capacity * math.log2(1 / fpr) > MAX_BITS:
         raise ParameterError("bloomfilter for %d items at false-positive rate %r is too large: it "
                              "needs more than %d bits" % (capacity, fpr, MAX_BITS))
+    if scheme == "blocked":
+        return size_blocked(capacity, float(fpr))
     m = max(2, optimal_bits(capacity, float(fpr)))
     if m > MAX_BITS:
         raise ParameterError("bloomfilter for %d items at false-positive rate %r is too large"

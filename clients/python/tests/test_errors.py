@@ -170,10 +170,11 @@ def test_empty_values_read_back_take_a_declared_family():
     assert s.estimate("a") == 1 and s.family == "text"
 
 
-def test_capacity_sizing_is_for_the_independent_scheme():
+def test_capacity_sizing_is_for_the_independent_and_blocked_schemes():
     f = BloomFilter.create("integer", scheme="independent", capacity=1000, fpr=0.01)
     assert (f.bits, f.hashes) == (9595, 7)      # bloom_optimal_bits(1000, 0.01) and its k
-    for scheme in ("double", "double_square", "double_cube", "partition", "blocked"):
+    assert BloomFilter.create("integer", scheme="blocked", capacity=1000).hashes == 5
+    for scheme in ("double", "double_square", "double_cube", "partition"):
         with pytest.raises(bloomsketch.ParameterError, match="bloom_create"):
             BloomFilter.create("integer", scheme=scheme, capacity=1000)
     with pytest.raises(bloomsketch.ParameterError):
