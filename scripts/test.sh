@@ -176,6 +176,17 @@ fi
 passed=$((passed + r_ok))
 failed=$((failed + r_failed))
 
+# The client libraries read and write the stored forms, which do not depend
+# on the server's version: they are tested against PostgreSQL 15 alone.
+if [ "$BS_PG_MAJOR" = 15 ]; then
+	bs_log "Python client against the server (about a minute)"
+	if PG_BIN=$PG_BIN bash "$BS_ROOT/test/client_python.sh" >"$BS_ROOT/test/client_python.out" 2>&1; then
+		passed=$((passed + 1)); echo "ok     $(tail -1 "$BS_ROOT/test/client_python.out")"
+	else
+		failed=$((failed + 1)); echo "FAILED Python client"; tail -30 "$BS_ROOT/test/client_python.out"
+	fi
+fi
+
 # The demo must run on any server with the extension and leave nothing
 # behind: its schema is gone afterwards and a user's table of the same name
 # as one of its own (events) is untouched.  In a database of its own, so that
