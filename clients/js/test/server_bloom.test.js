@@ -110,8 +110,8 @@ for (const family of FAMILY_NAMES) {
     const probed = ['double', 'double_seeded', 'double_square', 'double_cube', 'partition', 'independent',
       'blocked', 'blocked_seeded', 'partition_seeded', 'fit', 'fit_bits_state'];
     const answers = sql(DB, probed.map((name) =>
-      `SELECT '${name}', string_agg(CASE WHEN bloom_contains(f, v) THEN '1' ELSE '0' END, '' ORDER BY id)
-         FROM ${t}, (SELECT decode(bytes, 'hex')::bloomfilter AS f FROM ${t}_f WHERE name = '${name}') x;`).join('\n'));
+      `SELECT '${name}', translate(array_to_string(bloom_contains_each(f, (SELECT array_agg(v ORDER BY id) FROM ${t})), ''), 'tf', '10')
+         FROM (SELECT decode(bytes, 'hex')::bloomfilter AS f FROM ${t}_f WHERE name = '${name}') x;`).join('\n'));
     assert.equal(answers.length, probed.length);
     for (const [name, bits] of answers) {
       const f = BloomFilter.fromBytes(fromSql.get(name));
