@@ -51,7 +51,9 @@ export class BloomFilter {
    * @param {Uint8Array} bytes
    */
   static fromBytes(bytes) {
-    return new BloomFilter(decodeBloom(bytes));
+    const fields = decodeBloom(bytes);
+    if (fields.scheme === 'fit_partial') refuseState();
+    return new BloomFilter(fields);
   }
 
   /**
@@ -115,6 +117,7 @@ export class BloomFilter {
 
   /** The binary form, as the bytea cast gives it. */
   toBytes() {
+    if (this.f.scheme === 'fit_partial') refuseState();
     return encodeBloom(this.f);
   }
 
@@ -130,9 +133,7 @@ export class BloomFilter {
 
   /** @private @returns {Prober} */
   probe() {
-    if (this.f.scheme === 'fit_partial') {
-      throw new ParameterError('a partial state of bloom_fit_agg is accepted by the aggregate only');
-    }
+    if (this.f.scheme === 'fit_partial') refuseState();
     if (!this.prober) this.prober = new Prober(this.f.scheme, this.f.m, this.f.k, this.f.seed);
     return this.prober;
   }
@@ -255,6 +256,12 @@ export class BloomFilter {
       items, bits,
     }, this.buildFamily || other.buildFamily);
   }
+}
+
+/** A partial state of bloom_fit_agg: only its text form and the aggregate take it (22023). */
+function refuseState() {
+  throw new ParameterError('bloomfilter is an unfinished bloom_fit_agg state, which no function but the aggregate reads; ' +
+    'use the result of bloom_fit_agg');
 }
 
 /** The bits of a fit filter repeated up to m bits (unchanged at its own m). */

@@ -3,7 +3,7 @@
  * (docs/format.md sections 5 and 7).
  * @module
  */
-import { FormatError, TooLargeError } from './errors.js';
+import { FormatError, ParameterError, TooLargeError } from './errors.js';
 import { u16, u32, u64, put16, put32, put64, popcount, toBase64, fromBase64, signedText, M64 } from './bytes.js';
 import { FAMILIES, FAMILY_OTHER, familyToken, parseFamilyToken } from './families.js';
 import { SCHEMES } from './probe.js';
@@ -40,7 +40,7 @@ export function bitBytes(m) {
 export function shapeProblem(scheme, m, k) {
   switch (scheme) {
     case 'double': case 'double_square': case 'double_cube':
-      return isPrime(m) ? null : `scheme ${scheme} needs a prime number of bits, not ${m}`;
+      return m >= 2 && isPrime(m) ? null : `scheme ${scheme} needs a prime number of bits, not ${m}`;
     case 'partition':
       return m % k === 0 && isPrime(m / k) ? null : `scheme partition needs k times a prime bits, not ${m} for k = ${k}`;
     case 'independent':
@@ -58,28 +58,30 @@ export function shapeProblem(scheme, m, k) {
 }
 
 /**
- * Check every rule of docs/format.md section 7 for a bloomfilter.
- * @param {BloomFields} f @param {string} code 22P03 (binary) or 22P02 (text)
+ * Check every rule of docs/format.md section 7 for a bloomfilter, in the
+ * server's order and with its SQLSTATEs: malformed values `code` (22P03
+ * binary, 22P02 text), a shape out of range 22023, too large 54000.
+ * @param {BloomFields & { reserved16?: number }} f @param {string} code
  */
 export function validateBloom(f, code) {
   const fail = (message) => { throw new FormatError(`invalid bloomfilter: ${message}`, code); };
   if (f.version < 1 || f.version > NEWEST_VERSION) fail(`format version ${f.version} is not 1 or 2`);
   if (!f.scheme) fail('unknown probing scheme');
   if (f.family > FAMILY_OTHER) fail(`unknown value family ${f.family}`);
-  if (f.flags !== 0 && !(f.scheme === 'fit' && f.flags <= 3)) fail('reserved byte is not zero');
+  if ((f.flags !== 0 && !(f.scheme === 'fit' && f.flags <= 3)) || (f.reserved16 ?? 0) !== 0) fail('reserved field is not zero');
   if (f.tag !== 0 && f.family !== FAMILY_OTHER) fail('type tag set for a family other than other');
   if (f.family === 0 && f.items !== 0n) fail('items counted in a filter without values');
   if (f.m > MAX_BITS) throw new TooLargeError(`bloomfilter of ${f.m} bits is larger than the largest, ${MAX_BITS}`);
-  if (f.k < 1 || f.k > MAX_HASHES) fail(`hashes ${f.k} out of range 1 to ${MAX_HASHES}`);
-  if (f.k > f.m && f.scheme !== 'fit_partial') fail('more hashes than bits');
-  const shape = shapeProblem(f.scheme, f.m, f.k);
-  if (shape) fail(shape);
+  if (f.scheme !== 'fit_partial') {
+    if (f.k < 1 || f.k > MAX_HASHES) throw new ParameterError(`bloomfilter number of hash functions ${f.k} is out of range 1 to ${MAX_HASHES}`);
+    const shape = shapeProblem(f.scheme, f.m, f.k);
+    if (shape) throw new ParameterError(`invalid bloomfilter: ${shape}`);
+    if (f.k > f.m) throw new ParameterError(`bloomfilter number of hash functions ${f.k} is more than its ${f.m} bits`);
+  } else if (f.m % 64 !== 0 || f.m < 128) fail('bloom_fit_agg state has an impossible length');
   if (f.bits.length !== bitBytes(f.m)) fail('length does not match the number of bits');
   if (f.m % 64 !== 0) {
-    const last = f.m % 64;
-    for (let bit = last; bit < 64; bit++) {
-      const at = f.bits.length - 8 + (bit >> 3);
-      if (f.bits[at] & (1 << (bit & 7))) fail('bits past the end are set');
+    for (let bit = f.m % 64; bit < 64; bit++) {
+      if (f.bits[f.bits.length - 8 + (bit >> 3)] & (1 << (bit & 7))) fail('bits past the end are set');
     }
   }
   if (f.scheme === 'fit_partial') {
@@ -94,15 +96,14 @@ export function validateBloom(f, code) {
 export function decodeBloom(b, code = '22P03') {
   if (!(b instanceof Uint8Array)) throw new TypeError('bloomfilter bytes must be a Uint8Array');
   if (b.length < HEADER) throw new FormatError('invalid bloomfilter: shorter than its header', code);
-  const m64 = u64(b, 12);
-  if (m64 > BigInt(MAX_BITS)) throw new TooLargeError(`bloomfilter of ${m64} bits is larger than the largest, ${MAX_BITS}`);
-  if (u16(b, 6) !== 0) throw new FormatError('invalid bloomfilter: reserved field is not zero', code);
+  const m = u64(b, 12);
   const f = {
     version: b[0], scheme: SCHEMES[b[1]] ?? null, family: b[2], flags: b[3], k: u16(b, 4),
-    tag: u32(b, 8), m: Number(m64), seed: u64(b, 20), items: u64(b, 28),
-    bits: b.slice(HEADER),
+    tag: u32(b, 8), m: m > BigInt(MAX_BITS) ? Number.MAX_SAFE_INTEGER : Number(m), seed: u64(b, 20), items: u64(b, 28),
+    bits: b.slice(HEADER), reserved16: u16(b, 6),
   };
   validateBloom(f, code);
+  delete f.reserved16;
   return f;
 }
 

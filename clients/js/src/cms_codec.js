@@ -3,7 +3,7 @@
  * (docs/format.md sections 6 and 7).
  * @module
  */
-import { FormatError, TooLargeError } from './errors.js';
+import { FormatError, ParameterError, TooLargeError } from './errors.js';
 import { u16, u32, u64, put16, put32, put64, toBase64, fromBase64, signedText, M64 } from './bytes.js';
 import { FAMILY_OTHER, familyToken, parseFamilyToken } from './families.js';
 import { isPrime } from './primes.js';
@@ -41,14 +41,32 @@ export function smallestRowSum(s) {
   return smallest ?? 0n;
 }
 
-/** @param {CmsFields} s @param {string} code */
-export function validateCms(s, code) {
+/**
+ * The header checks of a cmsketch, in the server's order and with its
+ * SQLSTATEs (malformed `code`, dimensions out of range 22023, too large 54000).
+ * @param {{ version: number, reserved: number, family: number, tag: number, total: bigint, w: number, d: number, copies: number }} h
+ * @param {string} code
+ */
+function checkCmsHeader(h, code) {
   const fail = (message) => { throw new FormatError(`invalid cmsketch: ${message}`, code); };
-  if (s.version < 1 || s.version > NEWEST_VERSION) fail(`format version ${s.version} is not 1 or 2`);
-  if (s.family > FAMILY_OTHER) fail(`unknown value family ${s.family}`);
-  if (s.tag !== 0 && s.family !== FAMILY_OTHER) fail('type tag set for a family other than other');
-  if (s.family === 0 && s.total !== 0n) fail('total counted in a sketch without values');
-  if (s.d < 1 || s.copies < 1 || s.w < 2 || !isPrime(s.w) || s.d > s.w) fail('width must be a prime >= 2, and 1 <= depth <= width');
+  if (h.version < 1 || h.version > NEWEST_VERSION) fail(`format version ${h.version} is not 1 or 2`);
+  if (h.reserved !== 0) fail('reserved field is not zero');
+  if (h.family > FAMILY_OTHER) fail(`unknown value family ${h.family}`);
+  if (h.tag !== 0 && h.family !== FAMILY_OTHER) fail('type tag set for a family other than other');
+  if (h.family === 0 && h.total !== 0n) fail('total counted in a sketch without values');
+  if (h.d < 1) throw new ParameterError('cmsketch depth must be at least 1');
+  if (h.copies < 1) throw new ParameterError('cmsketch number of copies must be at least 1');
+  if (h.w < 2) throw new ParameterError(`cmsketch width must be a prime number, not ${h.w}`);
+  if (cmsStoredBytes(h.w, h.d, h.copies) > CMS_MAX_BYTES) {
+    throw new TooLargeError(`cmsketch of ${cmsStoredBytes(h.w, h.d, h.copies)} bytes is larger than the largest, ${CMS_MAX_BYTES}`);
+  }
+  if (!isPrime(h.w)) throw new ParameterError(`cmsketch width must be a prime number, not ${h.w}`);
+  if (h.d > h.w) throw new ParameterError(`cmsketch depth ${h.d} must not exceed its width ${h.w}`);
+}
+
+/** The counters' checks. @param {CmsFields} s @param {string} code */
+function checkCounters(s, code) {
+  const fail = (message) => { throw new FormatError(`invalid cmsketch: ${message}`, code); };
   if (s.family === 0 && s.counters.some((c) => c !== 0n)) fail('counters set in a sketch without values');
   if (smallestRowSum(s) !== s.total) fail('total is not the smallest row sum');
 }
@@ -57,18 +75,16 @@ export function validateCms(s, code) {
 export function decodeCms(b, code = '22P03') {
   if (!(b instanceof Uint8Array)) throw new TypeError('cmsketch bytes must be a Uint8Array');
   if (b.length < CMS_HEADER) throw new FormatError('invalid cmsketch: shorter than its header', code);
-  if (u16(b, 2) !== 0) throw new FormatError('invalid cmsketch: reserved field is not zero', code);
-  const w = u32(b, 8);
-  const d = u16(b, 12);
-  const copies = u16(b, 14);
-  if (cmsStoredBytes(w, d, copies) > CMS_MAX_BYTES) {
-    throw new TooLargeError(`cmsketch of ${cmsStoredBytes(w, d, copies)} bytes is larger than the largest, ${CMS_MAX_BYTES}`);
-  }
-  if (b.length !== CMS_HEADER + 8 * w * d * copies) throw new FormatError('invalid cmsketch: length does not match its dimensions', code);
-  const counters = new BigUint64Array(w * d * copies);
+  const h = {
+    version: b[0], family: b[1], reserved: u16(b, 2), tag: u32(b, 4), w: u32(b, 8), d: u16(b, 12), copies: u16(b, 14),
+    seed: u64(b, 16), total: u64(b, 24),
+  };
+  checkCmsHeader(h, code);
+  if (b.length !== CMS_HEADER + 8 * h.w * h.d * h.copies) throw new FormatError('invalid cmsketch: length does not match its dimensions', code);
+  const counters = new BigUint64Array(h.w * h.d * h.copies);
   for (let i = 0; i < counters.length; i++) counters[i] = u64(b, CMS_HEADER + 8 * i);
-  const s = { version: b[0], family: b[1], tag: u32(b, 4), w, d, copies, seed: u64(b, 16), total: u64(b, 24), counters };
-  validateCms(s, code);
+  const s = { version: h.version, family: h.family, tag: h.tag, w: h.w, d: h.d, copies: h.copies, seed: h.seed, total: h.total, counters };
+  checkCounters(s, code);
   return s;
 }
 

@@ -99,7 +99,7 @@ function keyProblem(family, key) {
       try {
         normal = text !== null && /^(NaN|-?Infinity|-?[0-9]+(\.[0-9]+)?)$/.test(text) ? normalizeNumericText(text) : null;
       } catch { /* not a number */ }
-      return normal === text ? null : 'numeric key is not a normalized decimal';
+      return text !== null && normal === text ? null : 'numeric key is not a normalized decimal';
     }
     default: return null;
   }

@@ -152,3 +152,13 @@ test('format.md section 9 example summary', () => {
   const items = TopKSketch.fromText(text).items();
   assert.deepEqual(items.map((i) => [i.value, i.count, i.upperBound]), [[1n, 3n, 3n], [2n, 2n, 2n], [4n, 1n, 1n]]);
 });
+
+test('a partial state of bloom_fit_agg is read from text only, and used by nothing', () => {
+  const [row] = readTsv(path.join(VECTORS, 'fit_filters.tsv'));
+  const state = BloomFilter.fromText(row.state);
+  assert.equal(state.toText(), row.state);
+  for (const use of [() => state.toBytes(), () => state.contains(1n), () => state.add(1n), () => state.info(),
+    () => state.union(state)]) {
+    assert.throws(use, (e) => e.code === '22023');
+  }
+});
