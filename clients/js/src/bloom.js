@@ -29,6 +29,8 @@ const FIT_MIXED = 2;
  * @property {number} bytes  the stored size with its 4-byte varlena header
  * @property {number} formatVersion
  * @property {boolean} overCeiling
+ * @property {number} [estimatedItems]  fit filters of one size only: bloom_cardinality
+ * @property {number} [currentFpr]  fit filters only: bloom_fpr, (s/m)^k
  */
 
 export class BloomFilter {
@@ -207,6 +209,7 @@ export class BloomFilter {
       bytes: HEADER + 4 + f.bits.length,
       formatVersion: f.version,
       overCeiling: f.scheme === 'fit' && (f.flags & 1) === 1,
+      ...(f.scheme === 'fit' ? fitEstimates(f) : {}),
     };
   }
 
@@ -256,6 +259,20 @@ export class BloomFilter {
       items, bits,
     }, this.buildFamily || other.buildFamily);
   }
+}
+
+/**
+ * The estimates bloom_info computes for a fit filter (docs/format.md
+ * section 5): its own rate (s/m)^k, and the count from its fill, which a
+ * filter combining different sizes does not have.
+ */
+function fitEstimates(f) {
+  const set = popcount(f.bits);
+  const out = { currentFpr: set === f.m ? 1 : (set / f.m) ** f.k };
+  if (!(f.flags & FIT_MIXED)) {
+    out.estimatedItems = set === f.m ? Infinity : Math.log1p(-set / f.m) / (f.k * Math.log1p(-1 / f.m));
+  }
+  return out;
 }
 
 /** A partial state of bloom_fit_agg: only its text form and the aggregate take it (22023). */
