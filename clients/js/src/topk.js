@@ -4,7 +4,8 @@
  * @module
  */
 import { compareBytes, toHex } from './bytes.js';
-import { FAMILY_OTHER, familyToken } from './families.js';
+import { FAMILY_OTHER, canonicalBytes, familyToken } from './families.js';
+import { UnsupportedError } from './errors.js';
 import { PG_EPOCH_MS } from './families.js';
 import { decodeTopk, encodeTopk, parseTopkText, topkText } from './topk_codec.js';
 
@@ -123,6 +124,47 @@ export class TopKSketch {
       }
       return item;
     });
+  }
+
+  /** @private the entry of a value, or null when it is not listed */
+  find(value) {
+    const { family } = this.s;
+    if (family === 0) return null;
+    if (family === FAMILY_OTHER) {
+      throw new UnsupportedError(`this summary holds values of family ${this.family}, which this library does not hash; ask SQL`);
+    }
+    const key = canonicalBytes(family, value);
+    let low = 0;
+    let high = this.s.entries.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const order = compareBytes(this.s.entries[mid].key, key);
+      if (order === 0) return this.s.entries[mid];
+      if (order < 0) low = mid + 1;
+      else high = mid - 1;
+    }
+    return null;
+  }
+
+  /**
+   * The occurrences of `value` the summary counted (topk_estimate): its
+   * count in items() when listed, else 0n.  The summary's family decides
+   * how the value is read.
+   * @param {unknown} value @returns {bigint}
+   */
+  estimate(value) {
+    return this.find(value)?.lower ?? 0n;
+  }
+
+  /**
+   * Bounds of the true count of `value` (topk_bounds): a listed value's
+   * lowerBound and upperBound, any other 0 and the summary's max error.
+   * @param {unknown} value @returns {{ lowerBound: bigint, upperBound: bigint }}
+   */
+  bounds(value) {
+    const e = this.find(value);
+    if (!e) return { lowerBound: 0n, upperBound: this.s.error };
+    return { lowerBound: e.lower, upperBound: e.count + this.s.error };
   }
 
   /** The fields of topk_info(summary). @returns {TopkInfo} */

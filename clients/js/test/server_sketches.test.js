@@ -2,7 +2,8 @@
 // every supported family: sketches built here are byte-identical to (and
 // `=`) those of cms_agg, cms_create and cms_create_dims, merges agree,
 // 10^5 estimates agree, cms_info matches; summaries of topk_agg list the
-// same values, counts and bounds as topk_items, and topk_info matches.
+// same values, counts and bounds as topk_items, topk_estimate and
+// topk_bounds agree for 10^5 values, and topk_info matches.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CountMinSketch, TopKSketch } from 'bloomsketch';
@@ -170,5 +171,24 @@ for (const family of FAMILY_NAMES) {
       [mine.counters, mine.entries, mine.total, mine.maxError, mine.family, mine.bytes, mine.formatVersion].map(String));
     close(Number(info[4]), mine.errorBound, 'error_bound');
     assert.equal(TopKSketch.fromText(summary.toText()).toText(), summary.toText());
+
+    // topk_estimate and topk_bounds of every probe value
+    const js = data.values.map(([v]) => v);
+    const [[estimates, lowers, uppers]] = sql(DB, `SELECT array_to_string(topk_estimate_each(s, a), ','),
+        (SELECT string_agg(b.lower_bound::text, ',' ORDER BY n) FROM topk_bounds_each(s, a) WITH ORDINALITY b(v, lower_bound, upper_bound, n)),
+        (SELECT string_agg(b.upper_bound::text, ',' ORDER BY n) FROM topk_bounds_each(s, a) WITH ORDINALITY b(v, lower_bound, upper_bound, n))
+        FROM ${t}_k, (SELECT array_agg(v ORDER BY id) a FROM ${t}) x;`);
+    const [e, lo, up] = [estimates, lowers, uppers].map((x) => x.split(','));
+    assert.equal(e.length, PROBES);
+    let disagree = 0;
+    let listedProbes = 0;
+    for (let i = 0; i < PROBES; i++) {
+      const b = summary.bounds(js[i]);
+      const est = summary.estimate(js[i]);
+      if (est > 0n) listedProbes++;
+      if (String(est) !== e[i] || String(b.lowerBound) !== lo[i] || String(b.upperBound) !== up[i]) disagree++;
+    }
+    assert.equal(disagree, 0, `${disagree} of ${PROBES} estimates or bounds disagree with SQL`);
+    assert.ok(listedProbes > 0);
   });
 }
