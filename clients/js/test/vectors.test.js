@@ -162,3 +162,83 @@ test('a partial state of bloom_fit_agg is read from text only, and used by nothi
     assert.throws(use, (e) => e.code === '22023');
   }
 });
+
+/** The elements of a simple PostgreSQL array literal ('{a,"",b}'). */
+function arrayItems(text) {
+  return [...text.slice(1, -1).matchAll(/"((?:[^"\\]|\\.)*)"|([^,]+)/g)].map((m) => (m[1] !== undefined ? m[1] : m[2]));
+}
+
+test('stored filters and sketches of every released format version read back', () => {
+  for (const file of ['bloomfilter_v1.tsv', 'bloomfilter_v2.tsv']) {
+    for (const [what, text] of readTsv(path.join(REPO_TEST, file), { header: false })) {
+      assert.equal(BloomFilter.fromText(text).toText(), text, `${file}: ${what}`);
+    }
+  }
+  const PROBE_FAMILY = { bigint: 'integer', text: 'text', numeric: 'numeric', uuid: 'uuid' };
+  let probed = 0;
+  for (const file of ['cmsketch_v1.tsv', 'cmsketch_v2.tsv']) {
+    for (const [what, text, , w, d, copies, epsilon, delta, seed, family, total, bytes, type, probes, estimates] of
+      readTsv(path.join(REPO_TEST, file), { header: false })) {
+      const s = CountMinSketch.fromText(text);
+      assert.equal(s.toText(), text, what);
+      if (w === undefined) continue;  // a line without recorded answers
+      const i = s.info();
+      assert.deepEqual([i.width, i.depth, i.copies, i.seed, i.family, i.total, i.bytes].map(String),
+        [w, d, copies, seed, family, total, bytes], what);
+      assert.ok(Math.abs(i.epsilon - Number(epsilon)) <= 1e-9 * i.epsilon && Math.abs(i.delta - Number(delta)) <= 1e-9 * i.delta, what);
+      if (!type || !PROBE_FAMILY[type]) continue;
+      const values = arrayItems(probes).map((p) => (type === 'bigint' ? BigInt(p) : p));
+      assert.deepEqual(values.map((v) => String(s.estimate(v))), arrayItems(estimates), what);
+      probed++;
+    }
+  }
+  assert.ok(probed >= 6, `only ${probed} stored sketches probed`);
+});
+
+test('wrong families, family other and mismatched operands are refused with their SQLSTATE', () => {
+  const f = BloomFilter.create({ bits: 53, hashes: 3, seed: 7n, family: 'integer' });
+  assert.equal(f.contains(42n), false);  // nothing added: family none answers false
+  f.add(42n);
+  assert.equal(f.toText(), 'bloom:v2:double:integer:k=3:m=53:seed=7:items=1:BAAAAgAAAQA=');  // format.md section 5
+  assert.equal(f.contains(42), true);  // a safe-integer number is the same integer
+  assert.throws(() => f.contains('42'), (e) => e.code === '22023');
+  assert.throws(() => f.contains(1.5), (e) => e.code === '22023');
+  assert.throws(() => f.contains(2 ** 60), (e) => e.code === '22023');
+  assert.throws(() => f.add('x', 'text'), (e) => e.code === '22023');
+  assert.throws(() => BloomFilter.create({ bits: 53, hashes: 3, family: 'other' }), (e) => e.code === '0A000');
+  assert.throws(() => BloomFilter.create({ bits: 54, hashes: 3, family: 'integer' }), (e) => e.code === '22023');
+  const other = BloomFilter.create({ bits: 59, hashes: 3, seed: 7n, family: 'integer' });
+  assert.throws(() => f.union(other), (e) => e.code === '22000');
+  const texts = BloomFilter.create({ bits: 53, hashes: 3, seed: 7n, family: 'text' }).add('a');
+  assert.throws(() => f.union(texts), (e) => e.code === '22000');
+  const array = readTsv(path.join(VECTORS, 'bloom_filters.tsv')).find((r) => r.name === 'blocked_array');
+  assert.throws(() => BloomFilter.fromText(array.text).contains([1, 2]), (e) => e.code === '0A000');
+  const s = CountMinSketch.createDims({ family: 'text', width: 10, depth: 2 });
+  assert.equal(s.info().width, 11);  // rounded up to a prime
+  assert.throws(() => s.merge(CountMinSketch.createDims({ family: 'text', width: 13, depth: 2 })), (e) => e.code === '22000');
+  assert.throws(() => s.add('a', -1n), (e) => e.code === '22023');
+});
+
+test('JavaScript values hash as their SQL counterparts', () => {
+  const bytes = (family, v) => hex(canonicalBytes(FAMILIES.indexOf(family), v));
+  // numeric: docs/format.md section 1's examples, and numbers as SQL casts them
+  for (const [v, text] of [['1.0', '1'], ['1.00', '1'], ['-0.50', '-0.5'], ['1e3', '1000'], ['0.000', '0'],
+    [1.5, '1.5'], [0.1 + 0.2, '0.3'], [123456789012345.5, '123456789012346'], [10n, '10'], [NaN, 'NaN']]) {
+    assert.equal(bytes('numeric', v), hex(new TextEncoder().encode(text)), String(v));
+  }
+  // float: -0 is 0, every NaN one, a float4 is its double
+  assert.equal(bytes('float', -0), bytes('float', 0));
+  assert.equal(bytes('float', NaN), '000000000000f87f');
+  assert.equal(bytes('float', 1n), bytes('float', 1));
+  // dates: day 1 is 2000-01-02 (section 1); a time of day is refused
+  assert.equal(bytes('date', new Date(Date.UTC(2000, 0, 2))), '0100000000000000');
+  assert.throws(() => bytes('date', new Date(Date.UTC(2000, 0, 2, 12))), (e) => e.code === '22023');
+  assert.equal(bytes('timestamptz', new Date(Date.UTC(2000, 0, 1, 0, 0, 1))), '40420f0000000000');
+  // uuid spellings uuid_in accepts
+  const plain = bytes('uuid', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11');
+  for (const s of ['A0EEBC999C0B4EF8BB6D6BB9BD380A11', '{a0eebc99-9c0b4ef8-bb6d6bb9-bd380a11}', 'a0ee-bc99-9c0b-4ef8-bb6d-6bb9-bd38-0a11']) {
+    assert.equal(bytes('uuid', s), plain, s);
+  }
+  assert.throws(() => bytes('uuid', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1'), (e) => e.code === '22023');
+  assert.throws(() => bytes('text', 'a\uD800'), (e) => e.code === '22023');
+});
