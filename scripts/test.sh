@@ -185,6 +185,15 @@ if [ "$BS_PG_MAJOR" = 15 ]; then
 	else
 		failed=$((failed + 1)); echo "FAILED Python client"; tail -30 "$BS_ROOT/test/client_python.out"
 	fi
+	# Node.js and npm from Debian, unless the machine has a node of its own
+	# (a Debian npm would not install beside another distribution's nodejs)
+	command -v node >/dev/null && command -v npm >/dev/null || bs_install_packages nodejs npm
+	bs_log "JavaScript client against the server (about 3 minutes)"
+	if PG_BIN=$PG_BIN bash "$BS_ROOT/test/client_js.sh" >"$BS_ROOT/test/client_js.out" 2>&1; then
+		passed=$((passed + 1)); echo "ok     $(tail -1 "$BS_ROOT/test/client_js.out")"
+	else
+		failed=$((failed + 1)); echo "FAILED JavaScript client"; tail -30 "$BS_ROOT/test/client_js.out"
+	fi
 fi
 
 # The demo must run on any server with the extension and leave nothing
