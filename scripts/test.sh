@@ -5,8 +5,8 @@
 #   scripts/test.sh 17 18        only those
 #
 # For each version: the pure C core's unit tests, the format test vectors
-# (C core and Python reader), the pg_regress suite against a throwaway
-# server, dump/restore, a dump of 0.1.0 restored, a Citus cluster (15 and
+# (C core and the Python client), the pg_regress suite against a throwaway
+# server, the Python and JavaScript clients against it (15 only), dump/restore, a dump of 0.1.0 restored, a Citus cluster (15 and
 # 17; Citus 13.2 does not build for 18), a concurrent soak, the fuzzers, and
 # the Debian package built, installed in place of the source build, used and
 # purged (the source build is then installed again).  15 runs on this
