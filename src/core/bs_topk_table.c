@@ -289,6 +289,8 @@ arrange_within_budget(bs_topk_table *table, uint32_t keep)
 {
 	uint64_t	low;
 	uint64_t	high;
+	uint64_t	cut = 0;
+	bool		arranged = false;	/* the slots lie as arrange_keeping_above(low) leaves them */
 
 	select_slots(table->slots, table->used, table->counters, false);
 	low = table->slots[table->counters].count;
@@ -296,13 +298,37 @@ arrange_within_budget(bs_topk_table *table, uint32_t keep)
 	while (high - low > 1)
 	{
 		uint64_t	middle = low + (high - low) / 2;
+		uint64_t	middle_cut = arrange_keeping_above(table, keep, middle);
 
-		if (cut_within_budget(table, keep, arrange_keeping_above(table, keep, middle)))
+		arranged = cut_within_budget(table, keep, middle_cut);
+		if (arranged)
+		{
 			low = middle;
+			cut = middle_cut;
+		}
 		else
 			high = middle;
 	}
-	return arrange_keeping_above(table, keep, low);
+	return arranged ? cut : arrange_keeping_above(table, keep, low);
+}
+
+/*
+ * Whether keeping the best by lower bound can keep the invariant, judged in
+ * one pass without choosing: the counters kept sum to 0 at least, and when
+ * more than keep counters are positive one of them is dropped, so that C is
+ * 1 at least.  Where every reduction needs the fallback (a column of
+ * distinct values, whose error grows by about N / c), this spares the
+ * attempt.
+ */
+static bool
+lower_choice_may_fit(const bs_topk_table *table, uint32_t keep)
+{
+	uint32_t	positive = 0;
+	uint64_t	room = table->total / ((uint64_t) table->counters + 1);
+
+	for (uint32_t i = 0; i < table->used; i++)
+		positive += table->slots[i].count > 0;
+	return table->error < room || (table->error == room && positive <= keep);
 }
 
 /*
@@ -331,13 +357,19 @@ void
 bs_topk_table_reduce(bs_topk_table *table, uint32_t keep)
 {
 	bs_topk_slot *s = table->slots;
-	uint64_t	cut;
+	uint64_t	cut = 0;
+	bool		by_lower;
 
 	if (table->used <= keep)
 		return;
-	select_slots(s, table->used, keep, true);
-	cut = largest_count(s, keep, table->used);
-	if (!cut_within_budget(table, keep, cut))
+	by_lower = lower_choice_may_fit(table, keep);
+	if (by_lower)
+	{
+		select_slots(s, table->used, keep, true);
+		cut = largest_count(s, keep, table->used);
+		by_lower = cut_within_budget(table, keep, cut);
+	}
+	if (!by_lower)
 		cut = arrange_within_budget(table, keep);
 	for (uint32_t i = keep; i < table->used; i++)
 	{
