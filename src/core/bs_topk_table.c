@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "bs_combine.h"
+#include "bs_probe.h"			/* bs_block_remix */
 #include "bs_topk_memory.h"
 
 /* Slots a new table allocates; it doubles from there up to its capacity. */
@@ -63,20 +64,23 @@ resize(bs_topk_table *table, uint32_t slots, bs_error *err)
 	bs_topk_slot *new_slots = bs_topk_alloc(table, sizeof(bs_topk_slot) * (size_t) slots);
 	uint32_t   *new_index = new_slots == NULL ? NULL :
 		bs_topk_alloc(table, sizeof(uint32_t) * (size_t) index_size);
+	uint64_t   *new_scratch = new_index == NULL ? NULL :
+		bs_topk_alloc(table, sizeof(uint64_t) * (size_t) slots);
 
-	if (new_index == NULL)
+	if (new_scratch == NULL)
 	{
 		bs_topk_free(table, new_slots);
-		return bs_topk_out_of_memory(err, sizeof(bs_topk_slot) * (uint64_t) slots +
-							 sizeof(uint32_t) * (uint64_t) index_size);
+		bs_topk_free(table, new_index);
+		return bs_topk_out_of_memory(err, (sizeof(bs_topk_slot) + sizeof(uint64_t)) * (uint64_t) slots +
+									 sizeof(uint32_t) * (uint64_t) index_size);
 	}
 	if (table->used > 0)
 		memcpy(new_slots, table->slots, sizeof(bs_topk_slot) * (size_t) table->used);
 	bs_topk_free(table, table->slots);
 	bs_topk_free(table, table->index);
-	/* scratch space follows the slots: allocated again at the new size */
+	/* scratch space follows the slots, so that a reduction never allocates */
 	bs_topk_free(table, table->scratch);
-	table->scratch = NULL;
+	table->scratch = new_scratch;
 	table->slots = new_slots;
 	table->index = new_index;
 	table->allocated = slots;
@@ -130,21 +134,26 @@ bs_topk_table_destroy(bs_topk_table *table)
 	table->used = 0;
 }
 
-/* A word of scratch space per allocated slot, allocated on first use. */
+/* A word of scratch space per allocated slot (allocated with the slots). */
 static uint64_t *
 scratch(bs_topk_table *table)
 {
-	if (table->scratch == NULL)
-		table->scratch = bs_topk_alloc(table, sizeof(uint64_t) * (size_t) table->allocated);
 	return table->scratch;
 }
 
-/* The order of two slots' keys, for ties: the smaller hash, then the smaller key. */
+/*
+ * The order of two slots' keys, for ties: by hash, under a salt, then by key.
+ * The salt (a reduction's, from the table's total) reorders the hashes from
+ * one reduction to the next, so that among values tied on their counts the
+ * ones that stay are not the same few wherever a stream is split: partial
+ * summaries that all kept the values of the smallest hashes would merge into
+ * a summary of those values, not of the most frequent.
+ */
 static inline bool
-key_before(const bs_topk_slot *a, const bs_topk_slot *b)
+key_before(const bs_topk_slot *a, const bs_topk_slot *b, uint64_t salt)
 {
 	if (a->hash != b->hash)
-		return a->hash < b->hash;
+		return (a->hash ^ salt) < (b->hash ^ salt);
 	return bs_topk_key_compare(bs_topk_slot_key(a), a->key_length, bs_topk_slot_key(b),
 							   b->key_length) < 0;
 }
@@ -157,7 +166,7 @@ key_before(const bs_topk_slot *a, const bs_topk_slot *b)
  * counter, then the larger lower bound.
  */
 static inline bool
-ranks_before(const bs_topk_slot *a, const bs_topk_slot *b, bool by_lower)
+ranks_before(const bs_topk_slot *a, const bs_topk_slot *b, bool by_lower, uint64_t salt)
 {
 	uint64_t	a1 = by_lower ? a->lower : a->count;
 	uint64_t	b1 = by_lower ? b->lower : b->count;
@@ -168,7 +177,7 @@ ranks_before(const bs_topk_slot *a, const bs_topk_slot *b, bool by_lower)
 		return a1 > b1;
 	if (a2 != b2)
 		return a2 > b2;
-	return key_before(a, b);
+	return key_before(a, b, salt);
 }
 
 static inline void
@@ -180,43 +189,90 @@ swap_slots(bs_topk_slot *a, bs_topk_slot *b)
 	*b = t;
 }
 
+/* The salt of the table's next reduction: its total, mixed. */
+static inline uint64_t
+table_salt(const bs_topk_table *table)
+{
+	return bs_block_remix(table->total);
+}
+
 /*
- * Reorder s[0..n) so that its first k slots are the k best by ranks_before:
- * a quickselect with a median-of-three pivot.  Keys are distinct, so no two
- * slots tie.  k <= n.
+ * Reorder order[0..n), positions of slots in s, so that its first k are
+ * those of the k best slots by ranks_before: a quickselect with a
+ * median-of-three pivot, moving 4-byte positions instead of slots.  Keys are
+ * distinct, so no two slots tie.  k <= n.
  */
 static void
-select_slots(bs_topk_slot *s, uint32_t n, uint32_t k, bool by_lower)
+select_positions(const bs_topk_slot *s, uint32_t *order, uint32_t n, uint32_t k, bool by_lower,
+				 uint64_t salt)
 {
 	uint32_t	low = 0;
 	uint32_t	high = n;		/* [low, high) holds position k */
 
+#define BEFORE(x, y) ranks_before(&s[order[x]], &s[order[y]], by_lower, salt)
+#define SWAP(x, y) do { uint32_t t_ = order[x]; order[x] = order[y]; order[y] = t_; } while (0)
 	while (high - low > 1)
 	{
 		uint32_t	mid = low + (high - low) / 2;
 		uint32_t	last = high - 1;
 		uint32_t	store = low;
 
-		/* the median of s[low], s[mid], s[last] to s[last], as the pivot */
-		if (ranks_before(&s[mid], &s[low], by_lower))
-			swap_slots(&s[mid], &s[low]);
-		if (ranks_before(&s[last], &s[low], by_lower))
-			swap_slots(&s[last], &s[low]);
-		if (ranks_before(&s[mid], &s[last], by_lower))
-			swap_slots(&s[mid], &s[last]);
+		/* the median of order[low], order[mid], order[last] to order[last], as the pivot */
+		if (BEFORE(mid, low))
+			SWAP(mid, low);
+		if (BEFORE(last, low))
+			SWAP(last, low);
+		if (BEFORE(mid, last))
+			SWAP(mid, last);
 		for (uint32_t j = low; j < last; j++)
 		{
 			bs_poll_at(j);
-			if (ranks_before(&s[j], &s[last], by_lower))
-				swap_slots(&s[store++], &s[j]);
+			if (BEFORE(j, last))
+			{
+				SWAP(store, j);
+				store++;
+			}
 		}
-		swap_slots(&s[store], &s[last]);
+		SWAP(store, last);
 		if (k == store)
-			return;
+			break;
 		if (k < store)
 			high = store;
 		else
 			low = store + 1;
+	}
+#undef BEFORE
+#undef SWAP
+}
+
+/*
+ * Reorder s[0..n), slots of the table, so that its first k are the k best
+ * by ranks_before under the table's salt.  The selection runs on positions
+ * in the scratch space; then each chosen slot beyond k trades places with an
+ * unchosen one before it, so that a slot moves at most once.  k <= n.
+ */
+static void
+select_slots(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t k, bool by_lower)
+{
+	uint32_t   *order = (uint32_t *) scratch(table);
+	uint8_t    *chosen = (uint8_t *) (order + n);	/* 4n + n bytes of the 8n */
+	uint32_t	j = k;
+
+	for (uint32_t i = 0; i < n; i++)
+	{
+		order[i] = i;
+		chosen[i] = 0;
+	}
+	select_positions(s, order, n, k, by_lower, table_salt(table));
+	for (uint32_t i = 0; i < k; i++)
+		chosen[order[i]] = 1;
+	for (uint32_t i = 0; i < k; i++)
+	{
+		if (chosen[i])
+			continue;
+		while (!chosen[j])
+			j++;
+		swap_slots(&s[i], &s[j++]);
 	}
 }
 
@@ -270,7 +326,7 @@ arrange_keeping_above(bs_topk_table *table, uint32_t keep, uint64_t limit)
 	for (uint32_t i = 0; i < table->used; i++)
 		if (s[i].count > limit)
 			swap_slots(&s[above++], &s[i]);
-	select_slots(s + above, table->used - above, keep - above, true);
+	select_slots(table, s + above, table->used - above, keep - above, true);
 	return largest_count(s, keep, table->used);
 }
 
@@ -292,8 +348,9 @@ arrange_within_budget(bs_topk_table *table, uint32_t keep)
 	uint64_t	cut = 0;
 	bool		arranged = false;	/* the slots lie as arrange_keeping_above(low) leaves them */
 
-	select_slots(table->slots, table->used, table->counters, false);
-	low = table->slots[table->counters].count;
+	select_slots(table, table->slots, table->used, table->counters, false);
+	/* the (c + 1)-th largest counter: the largest of those not among the c largest */
+	low = largest_count(table->slots, table->counters, table->used);
 	high = largest_count(table->slots, 0, table->used);
 	while (high - low > 1)
 	{
@@ -365,7 +422,7 @@ bs_topk_table_reduce(bs_topk_table *table, uint32_t keep)
 	by_lower = lower_choice_may_fit(table, keep);
 	if (by_lower)
 	{
-		select_slots(s, table->used, keep, true);
+		select_slots(table, s, table->used, keep, true);
 		cut = largest_count(s, keep, table->used);
 		by_lower = cut_within_budget(table, keep, cut);
 	}
