@@ -247,12 +247,12 @@ select_positions(const bs_topk_slot *s, uint32_t *order, uint32_t n, uint32_t k,
 
 /*
  * Reorder s[0..n), slots of the table, so that its first k are the k best
- * by ranks_before under the table's salt.  The selection runs on positions
+ * by ranks_before under the table's salt, for any keys.  The selection runs on positions
  * in the scratch space; then each chosen slot beyond k trades places with an
  * unchosen one before it, so that a slot moves at most once.  k <= n.
  */
 static void
-select_slots(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t k, bool by_lower)
+select_by_position(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t k, bool by_lower)
 {
 	uint32_t   *order = (uint32_t *) scratch(table);
 	uint8_t    *chosen = (uint8_t *) (order + n);	/* 4n + n bytes of the 8n */
@@ -275,6 +275,123 @@ select_slots(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t k, bool
 		swap_slots(&s[i], &s[j++]);
 	}
 }
+
+/* The k-th largest of w[0..n) (1 <= k <= n), reordering w: a quickselect. */
+static uint64_t
+kth_largest(uint64_t *w, uint32_t n, uint32_t k)
+{
+	uint32_t	low = 0;
+	uint32_t	high = n;		/* [low, high) holds position k - 1 */
+
+	k--;
+	while (high - low > 1)
+	{
+		uint32_t	last = high - 1;
+		uint64_t	pivot = w[low + (high - low) / 2];
+		uint32_t	above = low;
+		uint32_t	equal;
+
+		/* three ways: larger than the pivot, equal, smaller */
+		for (uint32_t j = low; j <= last; j++)
+		{
+			bs_poll_at(j);
+			if (w[j] > pivot)
+			{
+				uint64_t	t = w[above];
+
+				w[above++] = w[j];
+				w[j] = t;
+			}
+		}
+		equal = above;
+		for (uint32_t j = above; j <= last; j++)
+			if (w[j] == pivot)
+			{
+				uint64_t	t = w[equal];
+
+				w[equal++] = w[j];
+				w[j] = t;
+			}
+		if (k < above)
+			high = above;
+		else if (k < equal)
+			return pivot;
+		else
+			low = equal;
+	}
+	return w[low];
+}
+
+/* A slot's rank keys: the first and second (larger first) and the salted hash (smaller first). */
+#define RANK_FIRST(slot) (by_lower ? (slot)->lower : (slot)->count)
+#define RANK_SECOND(slot) (by_lower ? (slot)->count : (slot)->lower)
+
+/*
+ * Reorder s[0..n), slots of the table, so that its first k are the k best
+ * by ranks_before under the table's salt.  The threshold of each rank key
+ * is found in turn by a quickselect over that key alone, copied into the
+ * table's scratch space (the second among the slots tied on the first, the
+ * salted hash among those tied on both), which is what makes a reduction
+ * cheap; then each chosen slot beyond k trades places with an unchosen one
+ * before it.  Two keys with one hash, where the order of their bytes would
+ * decide, go to the slower selection over positions.  k <= n.
+ */
+static void
+select_slots(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t k, bool by_lower)
+{
+	uint64_t   *w = scratch(table);
+	uint64_t	salt = table_salt(table);
+	uint64_t	first;
+	uint64_t	second;
+	uint64_t	hashed;
+	uint32_t	m = 0;
+	uint32_t	need = k;
+	uint32_t	ties = 0;
+	uint32_t	j = k;
+
+	if (k == 0 || k == n)
+		return;
+	for (uint32_t i = 0; i < n; i++)
+		w[i] = RANK_FIRST(&s[i]);
+	first = kth_largest(w, n, k);
+	for (uint32_t i = 0; i < n; i++)
+	{
+		need -= RANK_FIRST(&s[i]) > first;
+		if (RANK_FIRST(&s[i]) == first)
+			w[m++] = RANK_SECOND(&s[i]);
+	}
+	second = kth_largest(w, m, need);
+	m = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (RANK_FIRST(&s[i]) == first)
+		{
+			need -= RANK_SECOND(&s[i]) > second;
+			if (RANK_SECOND(&s[i]) == second)
+				w[m++] = ~(s[i].hash ^ salt);	/* the smallest salted hash is the largest */
+		}
+	hashed = ~kth_largest(w, m, need);
+	for (uint32_t i = 0; i < n; i++)
+		ties += RANK_FIRST(&s[i]) == first && RANK_SECOND(&s[i]) == second &&
+			(s[i].hash ^ salt) == hashed;
+	if (ties > 1)
+	{
+		select_by_position(table, s, n, k, by_lower);
+		return;
+	}
+#define CHOSEN(slot) (RANK_FIRST(slot) > first || (RANK_FIRST(slot) == first && \
+	(RANK_SECOND(slot) > second || (RANK_SECOND(slot) == second && ((slot)->hash ^ salt) <= hashed))))
+	for (uint32_t i = 0; i < k; i++)
+	{
+		if (CHOSEN(&s[i]))
+			continue;
+		while (!CHOSEN(&s[j]))
+			j++;
+		swap_slots(&s[i], &s[j++]);
+	}
+#undef CHOSEN
+}
+#undef RANK_FIRST
+#undef RANK_SECOND
 
 /* The largest counter among the slots s[from..to), 0 when none. */
 static uint64_t
