@@ -181,6 +181,14 @@ kth_largest(uint64_t *w, uint32_t n, uint32_t k)
 	return w[low];
 }
 
+uint64_t
+bs_topk_kth_largest_count(bs_topk_table *table, uint32_t k)
+{
+	for (uint32_t i = 0; i < table->used; i++)
+		table->scratch[i] = table->slots[i].count;
+	return kth_largest(table->scratch, table->used, k);
+}
+
 /* A slot's rank keys: the first and second (larger first) and the salted hash (smaller first). */
 #define RANK_FIRST(slot) (by_lower ? (slot)->lower : (slot)->count)
 #define RANK_SECOND(slot) (by_lower ? (slot)->count : (slot)->lower)

@@ -21,6 +21,12 @@
 void		bs_topk_select_best(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t k,
 								bool by_lower);
 
+/*
+ * The k-th largest counter of the table's slots (1 <= k <= used), read
+ * without moving them.  Uses the table's scratch space.
+ */
+uint64_t	bs_topk_kth_largest_count(bs_topk_table *table, uint32_t k);
+
 static inline void
 bs_topk_swap_slots(bs_topk_slot *a, bs_topk_slot *b)
 {

@@ -213,9 +213,7 @@ arrange_within_budget(bs_topk_table *table, uint32_t keep)
 	uint64_t	cut = 0;
 	bool		arranged = false;	/* the slots lie as arrange_keeping_above(low) leaves them */
 
-	bs_topk_select_best(table, table->slots, table->used, table->counters, false);
-	/* the (c + 1)-th largest counter: the largest of those not among the c largest */
-	low = largest_count(table->slots, table->counters, table->used);
+	low = bs_topk_kth_largest_count(table, table->counters + 1);
 	high = largest_count(table->slots, 0, table->used);
 	while (high - low > 1)
 	{
