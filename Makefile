@@ -16,7 +16,7 @@ CORE_OBJS = src/core/bs_error.o src/core/bs_poll.o src/core/bs_primes.o src/core
 	src/core/bs_km_model.o src/core/bs_km_exact.o src/core/bs_km_filter_rate.o \
 	src/core/bs_fit.o src/core/bs_fit_size.o src/core/bs_fit_state.o \
 	src/core/bs_cms.o src/core/bs_cms_codec.o src/core/bs_cms_batch.o src/core/bs_combine.o \
-	src/core/bs_topk.o src/core/bs_topk_codec.o src/core/bs_topk_table.o \
+	src/core/bs_topk.o src/core/bs_topk_codec.o src/core/bs_topk_table.o src/core/bs_topk_select.o \
 	src/core/bs_topk_keys.o src/core/bs_topk_text.o
 PG_OBJS = src/pg/bloomsketch.o src/pg/report.o src/pg/bloomfilter_alloc.o src/pg/bloomfilter_finished.o \
 	src/pg/cmsketch_alloc.o \

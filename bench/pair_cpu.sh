@@ -31,7 +31,8 @@
 # Environment: ROWS (10000000; fewer for a quick run), PAIRS (15, at least 9),
 # OLD_COPY (/opt/pgc/speed-old), NEW_COPY (/opt/pgc/speed-new), DATA (the data
 # directory; kept and reused when it already holds ROWS rows), QUERIES (labels
-# to run, default all; N alone costs as much CPU as all the others), CHECK=no
+# to run, default all but Q, U and W; N alone costs as much CPU as all the
+# others), CHECK=no
 # (skip comparing the builds' results), REPORT (a file to copy the report to).
 set -euo pipefail
 
@@ -189,6 +190,11 @@ QUERY[I]="SELECT cms_agg(id) FROM t"
 QUERY[K]="SELECT cms_agg(s) FROM t"
 QUERY[L]="SELECT sum(cms_estimate((SELECT sketch FROM cms_store), s)) FROM cms_probe"
 QUERY[N]="SELECT g, cms_agg(id) FROM cms_groups GROUP BY g"
+# Heavy hitters, for builds that both have topk_agg (name them in QUERIES):
+# distinct ids, the texts, and 1,000 values of 10,000 rows each.
+QUERY[Q]="SELECT topk_agg(id, 100) FROM t"
+QUERY[U]="SELECT topk_agg(s, 100) FROM t"
+QUERY[W]="SELECT topk_agg(id % 1000, 100) FROM t"
 if [ -n "${QUERIES:-}" ]; then read -r -a LABELS <<<"$QUERIES"; fi
 for label in "${LABELS[@]}"; do
 	[ -n "${QUERY[$label]:-}" ] || { echo "pair_cpu.sh: no query $label" >&2; exit 2; }

@@ -19,7 +19,8 @@ case $BS_PG_MAJOR in
 esac
 export BS_PG_PORT=${BS_PG_PORT:-$BS_DEFAULT_PORT}
 PG_BIN=${BS_PG_BIN:-/usr/lib/postgresql/$BS_PG_MAJOR/bin}
-BS_PACKAGES=(postgresql-$BS_PG_MAJOR postgresql-server-dev-$BS_PG_MAJOR libxxhash-dev make gcc python3)
+BS_PACKAGES=(postgresql-$BS_PG_MAJOR postgresql-server-dev-$BS_PG_MAJOR libxxhash-dev make gcc python3 python3-xxhash
+	python3-venv python3-pytest python3-psycopg2)
 
 bs_log() { printf '==> %s\n' "$*" >&2; }
 

@@ -5,8 +5,8 @@
 #   scripts/test.sh 17 18        only those
 #
 # For each version: the pure C core's unit tests, the format test vectors
-# (C core and Python reader), the pg_regress suite against a throwaway
-# server, dump/restore, a dump of 0.1.0 restored, a Citus cluster (15 and
+# (C core and the Python client), the pg_regress suite against a throwaway
+# server, the Python and JavaScript clients against it (15 only), dump/restore, a dump of 0.1.0 restored, a Citus cluster (15 and
 # 17; Citus 13.2 does not build for 18), a concurrent soak, the fuzzers, and
 # the Debian package built, installed in place of the source build, used and
 # purged (the source build is then installed again).  15 runs on this
@@ -175,6 +175,26 @@ fi
 [ -f "$BS_ROOT/regression.diffs" ] && head -200 "$BS_ROOT/regression.diffs"
 passed=$((passed + r_ok))
 failed=$((failed + r_failed))
+
+# The client libraries read and write the stored forms, which do not depend
+# on the server's version: they are tested against PostgreSQL 15 alone.
+if [ "$BS_PG_MAJOR" = 15 ]; then
+	bs_log "Python client against the server (about a minute)"
+	if PG_BIN=$PG_BIN bash "$BS_ROOT/test/client_python.sh" >"$BS_ROOT/test/client_python.out" 2>&1; then
+		passed=$((passed + 1)); echo "ok     $(tail -1 "$BS_ROOT/test/client_python.out")"
+	else
+		failed=$((failed + 1)); echo "FAILED Python client"; tail -30 "$BS_ROOT/test/client_python.out"
+	fi
+	# Node.js and npm from Debian, unless the machine has a node of its own
+	# (a Debian npm would not install beside another distribution's nodejs)
+	command -v node >/dev/null && command -v npm >/dev/null || bs_install_packages nodejs npm
+	bs_log "JavaScript client against the server (about 3 minutes)"
+	if PG_BIN=$PG_BIN bash "$BS_ROOT/test/client_js.sh" >"$BS_ROOT/test/client_js.out" 2>&1; then
+		passed=$((passed + 1)); echo "ok     $(tail -1 "$BS_ROOT/test/client_js.out")"
+	else
+		failed=$((failed + 1)); echo "FAILED JavaScript client"; tail -30 "$BS_ROOT/test/client_js.out"
+	fi
+fi
 
 # The demo must run on any server with the extension and leave nothing
 # behind: its schema is gone afterwards and a user's table of the same name

@@ -334,6 +334,15 @@ CREATE FUNCTION topk_items(summary topksketch)
 COMMENT ON FUNCTION topk_items(topksketch) IS
 	'the listed values, best first, in their type''s text form (as the session prints it; numeric and family other: as written under fixed settings): count, the occurrences counted (never above the true count, as lower_bound), and upper_bound (never below it)';
 
+-- Stable, as topk_items: the keys are the values' texts as the session prints them.
+CREATE FUNCTION topksketch_to_jsonb(summary topksketch) RETURNS jsonb
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION topksketch_to_jsonb(topksketch) IS
+	'the listed values as a jsonb object of their texts and counts, the form postgresql-topn keeps (so topn(jsonb, n) reads it)';
+CREATE CAST (topksketch AS jsonb) WITH FUNCTION topksketch_to_jsonb(topksketch);
+COMMENT ON CAST (topksketch AS jsonb) IS
+	'the listed values and their counts as a jsonb object (topksketch_to_jsonb)';
+
 CREATE FUNCTION topk_total(summary topksketch) RETURNS bigint
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION topk_total(topksketch) IS
@@ -372,6 +381,20 @@ CREATE FUNCTION topk_agg_trans(state topksketch, value anyelement, k integer, ep
 COMMENT ON FUNCTION topk_agg_trans(topksketch, anyelement, integer, float8) IS
 	'transition function of topk_agg(value, k, epsilon): counts the value into the state in place';
 
+-- topk_weighted_agg counts each value `count` times (pre-aggregated rows, as
+-- cms_agg(value, count)).  A name of its own: topk_agg(value, count, k)
+-- would be ambiguous with topk_agg(value, k, epsilon) for integer literals.
+CREATE FUNCTION topk_weighted_agg_trans(state topksketch, value anyelement, count bigint,
+	k integer) RETURNS topksketch
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
+COMMENT ON FUNCTION topk_weighted_agg_trans(topksketch, anyelement, bigint, integer) IS
+	'transition function of topk_weighted_agg(value, count, k): counts the value count times into the state in place';
+CREATE FUNCTION topk_weighted_agg_trans(state topksketch, value anyelement, count bigint,
+	k integer, epsilon float8) RETURNS topksketch
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
+COMMENT ON FUNCTION topk_weighted_agg_trans(topksketch, anyelement, bigint, integer, float8) IS
+	'transition function of topk_weighted_agg(value, count, k, epsilon): counts the value count times into the state in place';
+
 -- Strict, so the first non-NULL input becomes the state; later ones are
 -- merged into it in place.
 CREATE FUNCTION topk_merge_trans(state topksketch, summary topksketch) RETURNS topksketch
@@ -396,31 +419,44 @@ CREATE AGGREGATE topk_agg(value anyelement, k integer, epsilon float8) (
 	FINALFUNC = topk_agg_final, PARALLEL = SAFE);
 COMMENT ON AGGREGATE topk_agg(anyelement, integer, float8) IS
 	'a topksketch of the non-NULL values with max(k, ceil(1/epsilon) - 1) counters: lists every value occurring more than epsilon N times';
+CREATE AGGREGATE topk_weighted_agg(value anyelement, count bigint, k integer) (
+	SFUNC = topk_weighted_agg_trans, STYPE = topksketch, SSPACE = 18432,
+	FINALFUNC = topk_agg_final, PARALLEL = SAFE);
+COMMENT ON AGGREGATE topk_weighted_agg(anyelement, bigint, integer) IS
+	'a topksketch with k counters of the non-NULL values, each counted count times (rows with a NULL count skipped)';
+CREATE AGGREGATE topk_weighted_agg(value anyelement, count bigint, k integer, epsilon float8) (
+	SFUNC = topk_weighted_agg_trans, STYPE = topksketch, SSPACE = 18432,
+	FINALFUNC = topk_agg_final, PARALLEL = SAFE);
+COMMENT ON AGGREGATE topk_weighted_agg(anyelement, bigint, integer, float8) IS
+	'a topksketch with max(k, ceil(1/epsilon) - 1) counters of the non-NULL values, each counted count times';
 DO $$
 DECLARE
 	value_type text;
 	args text;
 	arg_names text;
+	agg text;
 BEGIN
 	FOREACH value_type IN ARRAY ARRAY['smallint', 'integer', 'bigint', 'numeric', 'real',
 		'double precision', 'text', 'varchar', 'bpchar', 'name', '"char"', 'bytea', 'uuid', 'date',
 		'timestamp', 'timestamptz', 'boolean']
 	LOOP
-		FOREACH args IN ARRAY ARRAY['k integer', 'k integer, epsilon float8']
+		FOREACH args IN ARRAY ARRAY['k integer', 'k integer, epsilon float8',
+			'count bigint, k integer', 'count bigint, k integer, epsilon float8']
 		LOOP
 			arg_names := pg_catalog.regexp_replace(args, ' [a-z0-9]+(,|$)', '\1', 'g');
-			EXECUTE pg_catalog.format('CREATE FUNCTION topk_agg_trans(state topksketch, value %s, %s) '
+			agg := CASE WHEN args LIKE 'count%' THEN 'topk_weighted_agg' ELSE 'topk_agg' END;
+			EXECUTE pg_catalog.format('CREATE FUNCTION %s_trans(state topksketch, value %s, %s) '
 				'RETURNS topksketch AS %L, %L LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5',
-				value_type, args, 'MODULE_PATHNAME', 'topk_agg_trans');
-			EXECUTE pg_catalog.format('COMMENT ON FUNCTION topk_agg_trans(topksketch, %s, %s) IS %L',
-				value_type, args, pg_catalog.format('transition function of topk_agg(%s, %s): counts the value into the state in place',
-					value_type, arg_names));
-			EXECUTE pg_catalog.format('CREATE AGGREGATE topk_agg(value %s, %s) (SFUNC = topk_agg_trans, '
+				agg, value_type, args, 'MODULE_PATHNAME', agg || '_trans');
+			EXECUTE pg_catalog.format('COMMENT ON FUNCTION %s_trans(topksketch, %s, %s) IS %L',
+				agg, value_type, args, pg_catalog.format('transition function of %s(%s, %s): counts the value into the state in place',
+					agg, value_type, arg_names));
+			EXECUTE pg_catalog.format('CREATE AGGREGATE %s(value %s, %s) (SFUNC = %s_trans, '
 				'STYPE = topksketch, SSPACE = 18432, FINALFUNC = topk_agg_final, '
-				'COMBINEFUNC = topk_merge_trans, PARALLEL = SAFE)', value_type, args);
-			EXECUTE pg_catalog.format('COMMENT ON AGGREGATE topk_agg(%s, %s) IS %L', value_type, args,
-				pg_catalog.format('a topksketch of the non-NULL %s values (as topk_agg(anyelement, %s)), '
-					'typed so that Citus can push it down', value_type, arg_names));
+				'COMBINEFUNC = topk_merge_trans, PARALLEL = SAFE)', agg, value_type, args, agg);
+			EXECUTE pg_catalog.format('COMMENT ON AGGREGATE %s(%s, %s) IS %L', agg, value_type, args,
+				pg_catalog.format('a topksketch of the non-NULL %s values (as %s(anyelement, %s)), '
+					'typed so that Citus can push it down', value_type, agg, arg_names));
 		END LOOP;
 	END LOOP;
 END
@@ -571,7 +607,10 @@ BEGIN
 		('bloom_fit_agg', 'bloomfilter', 'bloom_fit_agg_trans', 'bloom_fit_agg_final',
 			'bloom_fit_agg_combine', ARRAY['', ', fpr float8', ', fpr float8, max_bits bigint']),
 		('topk_agg', 'topksketch', 'topk_agg_trans', 'topk_agg_final', 'topk_merge_trans',
-			ARRAY[', k integer', ', k integer, epsilon float8'])
+			ARRAY[', k integer', ', k integer, epsilon float8']),
+		('topk_weighted_agg', 'topksketch', 'topk_weighted_agg_trans', 'topk_agg_final',
+			'topk_merge_trans', ARRAY[', count bigint, k integer',
+				', count bigint, k integer, epsilon float8'])
 	) a(name, stype, trans, final, combine, forms)
 	LOOP
 		FOREACH args IN ARRAY agg.forms

@@ -1,6 +1,6 @@
 -- The server against the test vectors of docs/vectors/ (docs/format.md
--- specifies them; test/test_vectors.c checks the C core and
--- test/format_reader/ an independent Python reader against the same files).
+-- specifies them; test/test_vectors.c checks the C core and the Python
+-- client, clients/python, an independent reader, against the same files).
 -- Here each value is built from its SQL expression, so what is checked is
 -- the server's canonical bytes and family tags: a value must set exactly
 -- the bits its canonical bytes (given as bytea) set, carry the family token
@@ -210,3 +210,33 @@ SELECT c.name, c.op,
 				 ELSE l.text::bloomfilter & r.text::bloomfilter END::text = c.text AS same_text
 FROM fv_fit_combined c JOIN fv_fit l ON l.name = c.lhs JOIN fv_fit r ON r.name = c.rhs
 ORDER BY c.name COLLATE "C";
+
+-- summaries of every family the clients read (topk_summaries.tsv): built
+-- from each line's values, the server must write the vector's text and
+-- list its values as the vector does (texts rendered under ISO dates, UTC)
+CREATE TEMP TABLE fv_topk (name text, counters int, adds text, text text, items text);
+\copy fv_topk FROM 'docs/vectors/topk_summaries.tsv' (FORMAT csv, DELIMITER E'\t', HEADER true, QUOTE E'\x01')
+CREATE FUNCTION pg_temp.build_topk(r fv_topk) RETURNS topksketch LANGUAGE plpgsql AS $$
+DECLARE
+	result topksketch;
+BEGIN
+	EXECUTE format('SELECT topk_agg(v, %s) FROM (%s) x(v)', r.counters,
+		(SELECT string_agg(format('SELECT %s FROM generate_series(1, %s)',
+								  (SELECT sql FROM fv_values WHERE id = split_part(a, '*', 1)),
+								  split_part(a, '*', 2)), ' UNION ALL ')
+		 FROM unnest(string_to_array(r.adds, ',')) a))
+		INTO result;
+	RETURN result;
+END
+$$;
+SET TimeZone = 'UTC';
+SET DateStyle = 'ISO, YMD';
+SET extra_float_digits = 1;
+SELECT r.name, pg_temp.build_topk(r)::text = r.text AS same_text,
+	   (SELECT string_agg(format('%s:%s:%s:%s', value, count, lower_bound, upper_bound), ' ' ORDER BY n)
+		FROM topk_items(r.text::topksketch) WITH ORDINALITY t(value, count, lower_bound, upper_bound, n))
+	   = r.items AS same_items
+FROM fv_topk r ORDER BY r.name COLLATE "C";
+RESET TimeZone;
+RESET DateStyle;
+RESET extra_float_digits;

@@ -17,7 +17,7 @@ SET max_parallel_workers_per_gather = 0;
 -- For a summary s with c counters of a multiset whose exact counts are in
 -- the table named by exact (value text, n bigint), with N = sum(n):
 --   total_ok          topk_total(s) = N;
---   size_ok           at most c values listed;
+--   size_ok           min(c, distinct values) values listed;
 --   bounds_hold       every listed value: lower_bound <= n <= upper_bound,
 --                     and count = lower_bound;
 --   heavy_listed      every value with n > N / (c + 1) is listed;
@@ -39,7 +39,8 @@ BEGIN
 		unlisted AS (SELECT e.value, e.n FROM %1$s e
 		             WHERE NOT EXISTS (SELECT 1 FROM listed l WHERE l.value = e.value))
 		SELECT info.total = (SELECT sum(n) FROM %1$s),
-		       (SELECT count(*) FROM listed) = info.entries AND info.entries <= info.counters,
+		       (SELECT count(*) FROM listed) = info.entries AND
+		       info.entries = least(info.counters, (SELECT count(*) FROM %1$s)),
 		       coalesce((SELECT bool_and(lower_bound <= n AND n <= upper_bound AND count = lower_bound)
 		                 FROM listed), true),
 		       NOT EXISTS (SELECT 1 FROM unlisted u WHERE u.n * (info.counters + 1) > info.total),
@@ -176,6 +177,10 @@ SET max_parallel_workers_per_gather = 2;
 \set q 'SELECT k.* FROM (SELECT topk_agg(item, 100) AS s FROM topkacc_stream) p, LATERAL topkacc_check(p.s, ''topkacc_exact'') k'
 SELECT topkacc_has_partial_aggregate(:'q') AS partial_aggregate;
 :q;
+-- as many values as asked for, here and in every check above and below
+\set q 'SELECT count(*) AS listed FROM topk_items((SELECT topk_agg(item::text, 100) FROM topkacc_stream))'
+SELECT topkacc_has_partial_aggregate(:'q') AS partial_aggregate;
+:q;
 -- merging in parallel: 10,001 stored summaries of 100 consecutive rows each
 CREATE TABLE topkacc_buckets AS SELECT id / 100 AS bucket, topk_agg(item, 10) AS s FROM topkacc_stream GROUP BY 1;
 ANALYZE topkacc_buckets;
@@ -239,3 +244,47 @@ FROM (SELECT 'by file' AS merge_order, topk_merge_agg(s ORDER BY file) AS s
       FROM (SELECT file, topk_agg(word, 50) AS s FROM topkacc_words GROUP BY file) f) o,
      LATERAL topkacc_check(o.s, 'topkacc_word_exact') k
 ORDER BY 1;
+
+-- ---- weighted rows: topk_weighted_agg ----
+-- Pre-aggregated input, a value and its count per row, keeps every
+-- guarantee against the summed counts: the Zipf counts (100,000 rows that
+-- sum to 10^6) in item order and shuffled, the same with each count split
+-- over two rows, and the words' counts.
+SELECT w.input, k.*
+FROM (SELECT 'item order' AS input, 'topkacc_exact' AS exact,
+             topk_weighted_agg(item::text, n, 100 ORDER BY item) AS s FROM topkacc_counts
+      UNION ALL
+      SELECT 'shuffled', 'topkacc_exact', topk_weighted_agg(item::text, n, 100 ORDER BY hashint4(item))
+      FROM topkacc_counts
+      UNION ALL
+      SELECT 'split in two', 'topkacc_exact', topk_weighted_agg(item::text, x.n, 100 ORDER BY x.half, hashint4(item))
+      FROM topkacc_counts c, LATERAL (VALUES (1, c.n / 2), (2, c.n - c.n / 2)) x(half, n)
+      UNION ALL
+      SELECT 'words', 'topkacc_word_exact', topk_weighted_agg(value, n, 100 ORDER BY value)
+      FROM topkacc_word_exact) w,
+     LATERAL topkacc_check(w.s, w.exact::regclass) k
+ORDER BY 1;
+-- a count of n is n rows of the value in a row: the same bytes as topk_agg
+-- over the stream, whose rows come item by item
+SELECT (SELECT topk_weighted_agg(item, n, c ORDER BY item) FROM topkacc_counts)
+     = (SELECT topk_agg(item, c ORDER BY id) FROM topkacc_stream) AS weighted_is_repeated, c
+FROM (VALUES (10), (100)) v(c) ORDER BY c;
+-- in a parallel plan (the typed overload, with its combine function)
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+\set q 'SELECT k.* FROM (SELECT topk_weighted_agg(item::text, n, 100) AS s FROM topkacc_counts) p, LATERAL topkacc_check(p.s, ''topkacc_exact'') k'
+SELECT topkacc_has_partial_aggregate(:'q') AS partial_aggregate;
+:q;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+
+-- ---- the jsonb view, postgresql-topn's form ----
+-- one key per listed value, its text as topk_items gives it, with its count
+SELECT (SELECT count(*) FROM jsonb_each(s::jsonb)) = (topk_info(s)).entries AS one_key_each,
+       s::jsonb = (SELECT jsonb_object_agg(value, count) FROM topk_items(s)) AS same_as_items,
+       topksketch_to_jsonb(s) = s::jsonb AS cast_is_function
+FROM (SELECT topk_agg(word, 100) AS s FROM topkacc_words) w;

@@ -122,9 +122,10 @@ BEGIN
 	END LOOP;
 	RETURN b;
 END $$;
--- The small summary's bytes: header (40 bytes), then entry 0 (key 1, no
--- text) at 40: count, lower, key length, text length (ffffffff), key; entry 1
--- at 72.
+-- The small summary's bytes: header (40 bytes), then three entries of 11
+-- bytes (family integer: no text field): lower, lower - count and key length
+-- as one-byte numbers, then the 8-byte key; key 1 (lower 3, count 2) at 40,
+-- key 2 (2, 1) at 51, key 4 (1, 0) at 62.
 SELECT q, topk_try(q) FROM (VALUES
 	('SELECT ''topk:v1:integer:counters=3:entries=2''::topksketch'),
 	('SELECT ''topq:v1:none:counters=7:entries=0:total=0:error=0:bytes=0:''::topksketch'),
@@ -137,39 +138,39 @@ SELECT q, topk_try(q) FROM (VALUES
 	('SELECT ''topk:v1:integer:counters=7:entries=0:total=9223372036854775808:error=0:bytes=0:''::topksketch'),
 	('SELECT ''topk:v1:integer:counters=7:entries=0:total=10:error=0:bytes=3:AAAA''::topksketch'),
 	('SELECT ''topk:v1:integer:counters=7:entries=0:total=10:error=0:bytes=800000000:''::topksketch'),
-	('SELECT ''topk:v1:integer:counters=7:entries=0:total=10:error=2:bytes=0:''::topksketch'),
-	('SELECT ''topk:v1:integer:counters=7:entries=0:total=16:error=2:bytes=0:''::topksketch')) t(q);
+	('SELECT ''topk:v1:integer:counters=1:entries=1:total=10:error=5:bytes=11:AQAIAAAAAAAAAAA=''::topksketch'),
+	('SELECT ''topk:v1:integer:counters=1:entries=1:total=11:error=5:bytes=11:AQAIAAAAAAAAAAA=''::topksketch')) t(q);
 SELECT label, topk_try(format('SELECT %L::bytea::topksketch', b)) AS outcome
 FROM topk_small, LATERAL (VALUES
 	('truncated header', substring(s::bytea FROM 1 FOR 39)),
-	('truncated entries', substring(s::bytea FROM 1 FOR 100)),
+	('truncated entries', substring(s::bytea FROM 1 FOR 60)),
 	('trailing byte', s::bytea || '\x00'::bytea),
 	('version 0', set_byte(s::bytea, 0, 0)),
 	('family 12', set_byte(s::bytea, 1, 12)),
 	('reserved field', set_byte(s::bytea, 2, 1)),
 	('type tag without family other', set_byte(s::bytea, 4, 1)),
 	('more entries than counters', topk_put_le(s::bytea, 12, 4, 4)),
-	('count 0', topk_put_le(s::bytea, 40, 8, 0)),
-	('lower below count', topk_put_le(s::bytea, 48, 8, 1)),
-	('lower above count plus error', topk_put_le(s::bytea, 48, 8, 4)),
+	('lower 0', set_byte(set_byte(s::bytea, 62, 0), 63, 0)),
+	('count below 0', set_byte(s::bytea, 41, 4)),
+	('lower above count plus error', set_byte(s::bytea, 41, 2)),
+	('a number in a superfluous byte', topk_put_le(s::bytea, 62, 2, 129)),
 	('error past its bound', topk_put_le(s::bytea, 24, 8, 2)),
-	('key of 7 bytes', topk_put_le(s::bytea, 56, 4, 7)),
-	('entries out of order', overlay(s::bytea PLACING '\x02'::bytea FROM 65)),
-	('an empty text where the key determines it', topk_put_le(s::bytea, 60, 4, 0)),
+	('key of 7 bytes', set_byte(s::bytea, 42, 7)),
+	('entries out of order', set_byte(s::bytea, 54, 0)),
 	('a payload beyond the largest', topk_put_le(s::bytea, 32, 8, 800000000))) v(label, b);
 -- text input runs the same checks: texts (of family other here) that are not
 -- UTF-8 or hold a NUL, and text keys that are not UTF-8
 SELECT topk_try(format('SELECT %L::topksketch',
-	'topk:v1:other-4daaea92:counters=1:entries=1:total=1:error=0:bytes=27:' ||
-	encode('\x01000000000000000100000000000000010000000200000041fffe'::bytea, 'base64')))
+	'topk:v1:other-4daaea92:counters=1:entries=1:total=1:error=0:bytes=7:' ||
+	encode('\x0100010341fffe'::bytea, 'base64')))
 	AS text_not_utf8;
 SELECT topk_try(format('SELECT %L::topksketch',
-	'topk:v1:other-4daaea92:counters=1:entries=1:total=1:error=0:bytes=27:' ||
-	encode('\x0100000000000000010000000000000001000000020000004100 41'::bytea, 'base64')))
+	'topk:v1:other-4daaea92:counters=1:entries=1:total=1:error=0:bytes=7:' ||
+	encode('\x0100010341 0041'::bytea, 'base64')))
 	AS text_with_nul;
 SELECT topk_try(format('SELECT %L::topksketch',
-	'topk:v1:text:counters=1:entries=1:total=1:error=0:bytes=26:' ||
-	encode('\x0100000000000000010000000000000002000000ffffffff41ff'::bytea, 'base64')))
+	'topk:v1:text:counters=1:entries=1:total=1:error=0:bytes=5:' ||
+	encode('\x01000241ff'::bytea, 'base64')))
 	AS key_text_not_utf8;
 
 -- ---- value families and texts ----

@@ -135,36 +135,29 @@ JOIN pg_extension e ON d.refobjid = e.oid AND e.extname = 'bloomsketch'
 WHERE p.proname LIKE 'topk%' AND p.prokind = 'f'
 GROUP BY p.proname, p.provolatile ORDER BY p.proname;
 
--- Where the key determines the text, no text is stored: an integer entry
--- (key 1) that carries the text "0" is refused, as is a text or float entry
--- with a text of its own.
-SELECT ('topk:v1:integer:counters=3:entries=1:total=1:error=0:bytes=33:' ||
-        encode('\x0100000000000000 0100000000000000 08000000 01000000 0100000000000000 30'::bytea,
-               'base64'))::topksketch;
-SELECT ('topk:v1:text:counters=3:entries=1:total=1:error=0:bytes=27:' ||
-        encode('\x0100000000000000 0100000000000000 01000000 02000000 61 4141'::bytea,
-               'base64'))::topksketch;
-SELECT ('topk:v1:float:counters=3:entries=1:total=1:error=0:bytes=33:' ||
-        encode('\x0100000000000000 0100000000000000 08000000 01000000 000000000000f03f 31'::bytea,
-               'base64'))::topksketch;
+-- Where the key determines the text, entries have no text field: an integer
+-- entry (key 1) followed by the text "0", or a text entry by "AA", leaves
+-- bytes over.
+SELECT ('topk:v1:integer:counters=3:entries=1:total=1:error=0:bytes=12:' ||
+        encode('\x01 00 08 0100000000000000 30'::bytea, 'base64'))::topksketch;
+SELECT ('topk:v1:text:counters=3:entries=1:total=1:error=0:bytes=6:' ||
+        encode('\x01 00 01 61 4141'::bytea, 'base64'))::topksketch;
 -- A numeric entry's text must be a spelling of its key: "1.00" for key 1 is
--- accepted, "2" is not.
-SELECT t.* FROM topk_items(('topk:v1:numeric:counters=3:entries=1:total=1:error=0:bytes=29:' ||
-        encode('\x0100000000000000 0100000000000000 01000000 04000000 31 312e3030'::bytea,
-               'base64'))::topksketch) t;
-SELECT ('topk:v1:numeric:counters=3:entries=1:total=1:error=0:bytes=26:' ||
-        encode('\x0100000000000000 0100000000000000 01000000 01000000 31 32'::bytea,
-               'base64'))::topksketch;
+-- accepted, "2" is not (lower 1, lower - count 0, key length 1, text length
+-- + 1, key, text).
+SELECT t.* FROM topk_items(('topk:v1:numeric:counters=3:entries=1:total=1:error=0:bytes=9:' ||
+        encode('\x01 00 01 05 31 312e3030'::bytea, 'base64'))::topksketch) t;
+SELECT ('topk:v1:numeric:counters=3:entries=1:total=1:error=0:bytes=6:' ||
+        encode('\x01 00 01 02 31 32'::bytea, 'base64'))::topksketch;
 -- A text key must be UTF-8 in every database.
-SELECT ('topk:v1:text:counters=3:entries=1:total=1:error=0:bytes=25:' ||
-        encode('\x0100000000000000 0100000000000000 01000000 ffffffff ff'::bytea,
-               'base64'))::topksketch;
+SELECT ('topk:v1:text:counters=3:entries=1:total=1:error=0:bytes=4:' ||
+        encode('\x01 00 01 ff'::bytea, 'base64'))::topksketch;
 
 -- Validity does not depend on the database's encoding: in a SQL_ASCII
 -- database a text of family other that is not UTF-8 is refused as in a UTF-8
 -- one, and topk_agg refuses to count text that is not UTF-8 (bloom_agg and
 -- cms_agg hash such bytes as they are).
-\set other_not_utf8 'topk:v1:other-4daaea92:counters=3:entries=1:total=1:error=0:bytes=30:AQAAAAAAAAABAAAAAAAAAAUAAAABAAAAQQAAAAD/'
+\set other_not_utf8 'topk:v1:other-4daaea92:counters=3:entries=1:total=1:error=0:bytes=10:AQAFAkEAAAAA/w=='
 SELECT :'other_not_utf8'::topksketch;
 CREATE DATABASE bs_topk_sql_ascii ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0;
 \c bs_topk_sql_ascii

@@ -146,6 +146,32 @@ FROM (SELECT topk_agg(x, 3) AS s FROM generate_series(1, 10) x) a;
 -- an empty summary knows no value
 SELECT topk_estimate(topk_create(3), 'x'), b.* FROM topk_bounds(topk_create(3), 42) b;
 
+-- ---- topk_weighted_agg: a count per row, as cms_agg(value, count) ----
+-- the fold of topk_add over the rows, in their order
+SELECT topk_weighted_agg(v, n, 3 ORDER BY o) = topk_add(topk_add(topk_add(topk_create(3), 'a', 5), 'b', 2), 'c', 7)
+       AS fold_of_adds
+FROM (VALUES (1, 'a', 5), (2, 'b', 2), (3, 'c', 7)) r(o, v, n);
+-- NULL values and NULL counts skipped; a count of 0 counts nothing, but the
+-- group has a summary (of the value's family), as with cms_agg
+SELECT topk_total(s) AS total, (topk_info(s)).entries, (topk_info(s)).family
+FROM (SELECT topk_weighted_agg(v, n, 3) AS s
+      FROM (VALUES (1, 4::bigint), (NULL, 5), (2, NULL), (3, 0)) r(v, n)) a;
+SELECT i.total, i.entries, i.family, i.max_error
+FROM topk_info((SELECT topk_weighted_agg(v, 0, 3) FROM (VALUES (1), (2)) r(v))) i;
+SELECT topk_weighted_agg(v, n, 3) IS NULL AS only_nulls
+FROM (VALUES (NULL::int, 1::bigint), (1, NULL)) r(v, n);
+-- epsilon sizes it as topk_agg's does
+SELECT (topk_info(topk_weighted_agg(x, 2, 3, 0.01))).counters FROM generate_series(1, 10) x;
+-- errors: a negative count, a NULL k, k changing within a group, a value of another family
+SELECT topk_weighted_agg(x, -1, 3) FROM generate_series(1, 2) x;
+SELECT topk_weighted_agg(x, 1, NULL) FROM generate_series(1, 2) x;
+SELECT topk_weighted_agg(x, 1, x::int) FROM generate_series(1, 2) x;
+SELECT topk_weighted_agg_trans(NULL, 1, 1::bigint, 3);
+-- typed overloads for Citus, one per type topk_agg has, each with a combine function
+SELECT count(*) AS typed_overloads, bool_and(a.aggcombinefn <> 0) AS all_combine
+FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid
+WHERE p.proname = 'topk_weighted_agg' AND NOT 'anyelement'::regtype = ANY (p.proargtypes);
+
 -- ---- cmsketch: & is cms_intersect, cms_intersect_agg folds it ----
 CREATE TABLE vocab_cms AS
 SELECT x % 3 AS g, cms_agg(x % 50, 0.01, 0.01) AS s FROM generate_series(1, 3000) x GROUP BY 1;

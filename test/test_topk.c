@@ -465,7 +465,11 @@ test_long_keys(void)
 	free(exact);
 }
 
-/* Growth to 2c slots, and the table never holding more. */
+/*
+ * Growth to 3c slots, and the table never holding more: a full table is
+ * reduced to 2c, keeping values whose counters fall to 0, and written out
+ * with c of them.
+ */
 static void
 test_table_growth(void)
 {
@@ -473,16 +477,17 @@ test_table_growth(void)
 	bs_topk    *topk;
 
 	table_init(&table, 1000);
-	for (int64_t v = 0; v < 1999; v++)
+	for (int64_t v = 0; v < 2999; v++)
 		count_integer(&table, v, false);
-	CHECK(table.used == 1999 && table.error == 0 && table.allocated == 2000);
-	count_integer(&table, 1999, false);
-	CHECK(table.used == 2000);
-	count_integer(&table, 2000, false);
-	/* all counts 1: the reduction empties the table, then takes the new value */
-	CHECK(table.used == 1 && table.error == 1);
+	CHECK(table.used == 2999 && table.error == 0 && table.allocated == 3000);
+	count_integer(&table, 2999, false);
+	CHECK(table.used == 3000);
+	count_integer(&table, 3000, false);
+	/* all counts 1: the reduction subtracts 1, keeps 2000 at 0 and takes the new value */
+	CHECK(table.used == 2001 && table.error == 1);
 	topk = table_to_flat(&table);
-	CHECK(topk->entries == 1 && topk->total == 2001 && topk->error == 1);
+	/* the new value (count 1) and the 999 best of those at 0: nothing subtracted */
+	CHECK(topk->entries == 1000 && topk->total == 3001 && topk->error == 1);
 	free(topk);
 	bs_topk_table_destroy(&table);
 }
@@ -593,6 +598,139 @@ test_weighted_count_and_find(void)
 	free(stream);
 }
 
+/* ---- the reduction's choice ---- */
+
+/* The listed value of a key in a table's slots, or -1. */
+static int
+slot_of(const bs_topk_table *table, int64_t v)
+{
+	for (uint32_t i = 0; i < table->used; i++)
+		if (key_integer(bs_topk_slot_key(&table->slots[i])) == v)
+			return (int) i;
+	return -1;
+}
+
+/* Whether slot a ranks before slot b by lower bound, then counter (no key order). */
+static bool
+lower_first(const bs_topk_slot *a, const bs_topk_slot *b)
+{
+	return a->lower != b->lower ? a->lower > b->lower : a->count > b->count;
+}
+
+/*
+ * What a reduction to keep slots would do if it kept the best by lower
+ * bound: *fits says whether that keeps sum of counters + (c + 1) error <= N,
+ * *clear whether no tie at the boundary leaves the choice to the key order;
+ * kept[v] marks the values it keeps (values 0 .. domain - 1).
+ */
+static void
+reduce_by_lower(const bs_topk_table *table, uint32_t keep, uint32_t domain, bool *kept,
+				bool *fits, bool *clear)
+{
+	uint32_t	n = table->used;
+	uint32_t   *order = malloc(sizeof(uint32_t) * n);
+	uint64_t	cut = 0;
+	uint64_t	sum = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = i;
+	/* insertion sort, best first: a table of a few slots */
+	for (uint32_t i = 1; i < n; i++)
+		for (uint32_t j = i; j > 0 && lower_first(&table->slots[order[j]], &table->slots[order[j - 1]]); j--)
+		{
+			uint32_t	t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	memset(kept, 0, sizeof(bool) * domain);
+	for (uint32_t i = keep; i < n; i++)
+		cut = table->slots[order[i]].count > cut ? table->slots[order[i]].count : cut;
+	for (uint32_t i = 0; i < keep; i++)
+	{
+		const bs_topk_slot *slot = &table->slots[order[i]];
+
+		kept[key_integer(bs_topk_slot_key(slot))] = true;
+		sum += slot->count >= cut ? slot->count - cut : slot->count;
+	}
+	*clear = keep >= n || lower_first(&table->slots[order[keep - 1]], &table->slots[order[keep]]);
+	*fits = sum + (table->counters + UINT64_C(1)) * (table->error + cut) <= table->total;
+	free(order);
+}
+
+/*
+ * Every reduction keeps the values with the largest lower bounds when that
+ * keeps sum of counters + (c + 1) error <= N, and some other choice within
+ * it when not; both happen over these seeded streams of weighted runs of a
+ * few values, and after each reduction the invariant and every value's
+ * bounds hold against the exact counts.
+ */
+static void
+test_reduction_budget(void)
+{
+	enum
+	{
+		DOMAIN = 12
+	};
+	uint64_t	state = 0x9e3779b97f4a7c15;
+	unsigned long by_lower = 0;
+	unsigned long within_budget = 0;
+
+	for (int trial = 0; trial < 3000; trial++)
+	{
+		bs_topk_table table;
+		uint64_t	exact[DOMAIN] = {0};
+		bool		kept[DOMAIN];
+		uint32_t	counters = 1 + (uint32_t) trial % 3;
+
+		table_init(&table, counters);
+		for (int step = 0; step < 60; step++)
+		{
+			int64_t		v;
+			uint64_t	weight;
+			bool		fits;
+			bool		clear;
+			uint64_t	sum = 0;
+
+			state = state * 6364136223846793005u + 1442695040888963407u;
+			v = (int64_t) ((state >> 33) % DOMAIN);
+			weight = 1 + (state >> 20) % (step % 7 == 0 ? 30 : 3);
+			if (table.used == table.capacity && slot_of(&table, v) < 0)
+				continue;		/* the table would reduce by itself: only reductions made here are checked */
+			count_run(&table, v, weight, true);
+			exact[v] += weight;
+			if ((state >> 8) % 4 != 0 || table.used <= counters)
+				continue;
+			reduce_by_lower(&table, counters, DOMAIN, kept, &fits, &clear);
+			bs_topk_table_reduce(&table, counters);
+			for (uint32_t i = 0; i < table.used; i++)
+				sum += table.slots[i].count;
+			CHECK(sum + (counters + UINT64_C(1)) * table.error <= table.total);
+			CHECK(table.used == counters);
+			for (int64_t x = 0; x < DOMAIN; x++)
+			{
+				int			i = slot_of(&table, x);
+
+				if (i < 0)
+					CHECK(exact[x] <= table.error);
+				else
+					CHECK(table.slots[i].lower <= exact[x] &&
+						  exact[x] <= table.slots[i].count + table.error);
+				if (fits && clear)
+					CHECK((i >= 0) == kept[x]);
+			}
+			by_lower += fits;
+			within_budget += !fits;
+		}
+		bs_topk_table_destroy(&table);
+	}
+	/* both kinds of reduction were exercised */
+	CHECK(by_lower > 1000);
+	CHECK(within_budget > 100);
+	printf("  reductions checked: %lu by lower bound, %lu held within the budget\n",
+		   by_lower, within_budget);
+}
+
 int
 main(void)
 {
@@ -605,6 +743,7 @@ main(void)
 	test_table_growth();
 	test_long_keys();
 	test_weighted_count_and_find();
+	test_reduction_budget();
 	test_topk_codec();
 
 	printf("topk: %lu checks, %lu failed\n", checks_run, checks_failed);

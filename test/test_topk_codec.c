@@ -119,7 +119,8 @@ spec_bytes(const spec *s, size_t *length)
 	uint8_t    *p;
 
 	for (uint32_t i = 0; i < s->entry_count; i++)
-		payload += bs_topk_entry_bytes(s->entries[i].key_length, spec_text_length(&s->entries[i]),
+		payload += bs_topk_entry_bytes(s->family, s->entries[i].count, s->entries[i].lower,
+									   s->entries[i].key_length, spec_text_length(&s->entries[i]),
 									   s->entries[i].text == NULL);
 	*length = BS_TOPK_SERIAL_HEADER_BYTES + payload;
 	out = xcalloc(*length);
@@ -138,16 +139,16 @@ spec_bytes(const spec *s, size_t *length)
 		const spec_entry *e = &s->entries[i];
 		uint32_t	text_length = spec_text_length(e);
 
-		bs_topk_write_entry(p, e->count, e->lower, (const uint8_t *) e->key, e->key_length,
-							(const uint8_t *) e->text, text_length, e->text == NULL);
-		p += bs_topk_entry_bytes(e->key_length, text_length, e->text == NULL);
+		p += bs_topk_write_entry(p, s->family, e->count, e->lower, (const uint8_t *) e->key,
+								 e->key_length, (const uint8_t *) e->text, text_length,
+								 e->text == NULL);
 	}
 	return out;
 }
 
 /*
  * A valid base: values of family other (tag 4daaea92) with the keys of
- * integers 1 (5 times, text "1") and 2 (3 times, text "22", so that the
+ * integers 1 (5 times, text "1") and 2 (3 times, text "222", so that the
  * base64 ends in padding), c = 2, N = 10, error 1.
  */
 static spec
@@ -158,7 +159,7 @@ base_spec(void)
 		.entry_count = 2,
 		.entries = {
 			{4, 5, "\x01\0\0\0\0\0\0\0", 8, "1", 0},
-			{2, 3, "\x02\0\0\0\0\0\0\0", 8, "22", 0},
+			{2, 3, "\x02\0\0\0\0\0\0\0", 8, "222", 0},
 		},
 	};
 
@@ -256,6 +257,7 @@ test_numeric_texts(void)
 		s.family = BS_FAMILY_NUMERIC;
 		s.type_tag = 0;
 		s.entry_count = 1;
+		s.counters = 1;
 		s.entries[0].key = cases[i].key;
 		s.entries[0].key_length = (uint32_t) strlen(cases[i].key);
 		s.entries[0].text = cases[i].text;
@@ -333,7 +335,12 @@ test_refusals(void)
 	REFUSED(s.payload_delta = -1, BS_ERR_FORMAT);
 	REFUSED(s.payload_delta = (int64_t) BS_TOPK_MAX_BYTES, BS_ERR_TOO_LARGE);
 	/* entries */
-	REFUSED(s.entries[0].count = 0, BS_ERR_FORMAT);
+	/* a counter at 0 stays listed, but a value listed was counted */
+	REFUSED((s.entries[0].count = 0, s.entries[0].lower = 1), BS_OK);
+	REFUSED((s.entries[0].count = 0, s.entries[0].lower = 0), BS_ERR_FORMAT);
+	/* fewer values than counters: nothing was ever subtracted */
+	REFUSED(s.entry_count = 1, BS_ERR_FORMAT);
+	REFUSED((s.entry_count = 1, s.error = 0, s.entries[0].count = 5), BS_OK);
 	REFUSED(s.entries[0].lower = 3, BS_ERR_FORMAT);	/* lower < count */
 	REFUSED(s.entries[0].lower = 6, BS_ERR_FORMAT);	/* lower > count + error */
 	REFUSED(s.entries[1].key = "\x01\0\0\0\0\0\0\0", BS_ERR_FORMAT);	/* the same key twice */
@@ -349,19 +356,17 @@ test_refusals(void)
 			 s.entries[1].text = NULL), BS_ERR_FORMAT);
 	/* canonical keys of the fixed-size families */
 	REFUSED((BUILTIN(BS_FAMILY_BOOL), s.entries[0].key = "\x02", s.entries[0].key_length = 1,
-			 s.entry_count = 1), BS_ERR_FORMAT);
+			 s.entry_count = 1, s.counters = 1), BS_ERR_FORMAT);
 	REFUSED((BUILTIN(BS_FAMILY_FLOAT), s.entries[0].key = "\0\0\0\0\0\0\0\x80",
-			 s.entry_count = 1), BS_ERR_FORMAT);	/* -0 */
+			 s.entry_count = 1, s.counters = 1), BS_ERR_FORMAT);	/* -0 */
 	REFUSED((BUILTIN(BS_FAMILY_FLOAT), s.entries[0].key = "\x01\0\0\0\0\0\xf8\x7f",
-			 s.entry_count = 1), BS_ERR_FORMAT);	/* a NaN other than the one */
+			 s.entry_count = 1, s.counters = 1), BS_ERR_FORMAT);	/* a NaN other than the one */
 	REFUSED((BUILTIN(BS_FAMILY_DATE), s.entries[0].key = "\0\0\0\x80\0\0\0\0",
-			 s.entry_count = 1), BS_ERR_FORMAT);	/* not a sign-extended int32 */
-	REFUSED((BUILTIN(BS_FAMILY_UUID), s.entry_count = 1), BS_ERR_FORMAT);
-	/* where the key determines the value, no text: key 1 with "0" or "1" */
+			 s.entry_count = 1, s.counters = 1), BS_ERR_FORMAT);	/* not a sign-extended int32 */
+	REFUSED((BUILTIN(BS_FAMILY_UUID), s.entry_count = 1, s.counters = 1), BS_ERR_FORMAT);
+	/* where the key determines the value, entries have no text field */
 	REFUSED(BUILTIN(BS_FAMILY_INTEGER), BS_OK);
-	REFUSED((BUILTIN(BS_FAMILY_INTEGER), s.entries[0].text = "0"), BS_ERR_FORMAT);
-	REFUSED((BUILTIN(BS_FAMILY_INTEGER), s.entries[0].text = "1"), BS_ERR_FORMAT);
-	REFUSED((BUILTIN(BS_FAMILY_TIMESTAMPTZ), s.entries[1].text = "x"), BS_ERR_FORMAT);
+	REFUSED(BUILTIN(BS_FAMILY_TIMESTAMPTZ), BS_OK);
 	/* text keys are UTF-8, texts too, in every database */
 	REFUSED((BUILTIN(BS_FAMILY_TEXT), s.entries[0].key = "a\xff", s.entries[0].key_length = 2,
 			 s.entries[1].key = "b", s.entries[1].key_length = 1), BS_ERR_FORMAT);
@@ -377,11 +382,69 @@ test_refusals(void)
 		s.family = BS_FAMILY_NUMERIC;
 		s.type_tag = 0;
 		s.entry_count = 1;
+		s.counters = 1;
 		s.entries[0].key = numeric_keys[i];
 		s.entries[0].key_length = (uint32_t) strlen(numeric_keys[i]);
 		s.entries[0].text = NULL;
 		expect_refused(&s, i < NUMERIC_BAD ? BS_ERR_FORMAT : BS_OK, numeric_keys[i]);
 	}
+}
+
+/*
+ * A summary of family integer, 1 counter, total 9, error 0, whose payload
+ * is the n bytes given: refused with want.
+ */
+static void
+expect_payload(const uint8_t *payload, size_t n, bs_status want, const char *what)
+{
+	size_t		length = BS_TOPK_SERIAL_HEADER_BYTES + n;
+	uint8_t    *bytes = xcalloc(length);
+	bs_status	status;
+	bs_error	err;
+	bs_topk    *topk;
+
+	bytes[0] = 1;
+	bytes[1] = BS_FAMILY_INTEGER;
+	bs_store_le32(bytes + 8, 1);
+	bs_store_le32(bytes + 12, 1);
+	bs_store_le64(bytes + 16, 9);
+	bs_store_le64(bytes + 32, n);
+	memcpy(bytes + BS_TOPK_SERIAL_HEADER_BYTES, payload, n);
+	memset(&err, 0, sizeof(err));
+	topk = from_bytes(bytes, length, &status, &err);
+	check_status_at(status, want, &err, __FILE__, __LINE__, "from_bytes", what);
+	free(topk);
+	free(bytes);
+}
+
+/* The variable-length integers of an entry: one spelling, within 64 bits and the payload. */
+static void
+test_varints(void)
+{
+	/* lower 9, slack 0, key length 8, the key of 7 */
+	static const uint8_t good[] = {9, 0, 8, 7, 0, 0, 0, 0, 0, 0, 0};
+	/* lower 9 in two bytes where one does */
+	static const uint8_t long_lower[] = {0x89, 0x00, 0, 8, 7, 0, 0, 0, 0, 0, 0, 0};
+	/* lower of 11 bytes */
+	static const uint8_t too_wide[] = {0x89, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0x80, 0x01, 0, 8, 7, 0, 0, 0, 0, 0, 0, 0};
+	/* the tenth byte holding more than bit 63 */
+	static const uint8_t over_64[] = {0x89, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0x02, 0, 8, 7, 0, 0, 0, 0, 0, 0, 0};
+	/* cut off inside the key length */
+	static const uint8_t cut[] = {9, 0, 0x88};
+	/* slack 10 above lower 9: a count below 0 */
+	static const uint8_t negative_count[] = {9, 10, 8, 7, 0, 0, 0, 0, 0, 0, 0};
+	/* key length 9 with 8 bytes left */
+	static const uint8_t long_key[] = {9, 0, 9, 7, 0, 0, 0, 0, 0, 0, 0};
+
+	expect_payload(good, sizeof(good), BS_OK, "a minimal entry");
+	expect_payload(long_lower, sizeof(long_lower), BS_ERR_FORMAT, "a superfluous byte");
+	expect_payload(too_wide, sizeof(too_wide), BS_ERR_FORMAT, "11 bytes");
+	expect_payload(over_64, sizeof(over_64), BS_ERR_FORMAT, "65 bits");
+	expect_payload(cut, sizeof(cut), BS_ERR_FORMAT, "cut off");
+	expect_payload(negative_count, sizeof(negative_count), BS_ERR_FORMAT, "slack above lower");
+	expect_payload(long_key, sizeof(long_key), BS_ERR_FORMAT, "key past the end");
 }
 
 /* The text form of the base spec, with a change at the first match of from. */
@@ -427,7 +490,7 @@ test_text_refusals(void)
 		{"bytes=", "bytes=1"},
 		{"AAAA", "AAA"},
 		{"AAAA", "AA=A"},
-		{"g==", "h=="},			/* padding bits not zero */
+		{"Mg==", "Mh=="},		/* padding bits not zero */
 		{":bytes", "bytes"},
 	};
 	char	   *good = base_text_with("", "");
@@ -460,5 +523,6 @@ test_topk_codec(void)
 	test_round_trips();
 	test_utf8();
 	test_refusals();
+	test_varints();
 	test_text_refusals();
 }

@@ -173,6 +173,7 @@ check_guarantees(const bs_topk *topk, const uint64_t *exact, uint32_t domain, ui
 {
 	bool	   *listed = xcalloc(domain);
 	uint64_t	offset = 0;
+	uint32_t	distinct = 0;
 	unsigned __int128 counts = 0;
 	bs_error	err;
 
@@ -202,6 +203,12 @@ check_guarantees(const bs_topk *topk, const uint64_t *exact, uint32_t domain, ui
 	}
 	CHECKF(counts + (unsigned __int128) (topk->counters + 1) * topk->error <= topk->total,
 		   "%s: counts and error", what);
+	for (uint32_t v = 0; v < domain; v++)
+		distinct += exact[v] > 0;
+	/* as many values as it has counters, or all of them */
+	CHECKF(topk->entries == (distinct < topk->counters ? distinct : topk->counters),
+		   "%s: %u values listed of %u distinct with %u counters", what, topk->entries,
+		   distinct, topk->counters);
 	for (uint32_t v = 0; v < domain; v++)
 	{
 		/* f > N / (c + 1) implies listed; unlisted implies f <= error */

@@ -9,20 +9,28 @@
 
 #include "bs_combine.h"
 
-void
-bs_topk_write_entry(uint8_t *p, uint64_t count, uint64_t lower, const uint8_t *key,
-					uint32_t key_length, const uint8_t *text, uint32_t text_length,
-					bool text_is_key)
+uint64_t
+bs_topk_write_entry(uint8_t *p, uint8_t family, uint64_t count, uint64_t lower,
+					const uint8_t *key, uint32_t key_length, const uint8_t *text,
+					uint32_t text_length, bool text_is_key)
 {
-	bs_store_le64(p, count);
-	bs_store_le64(p + 8, lower);
-	bs_store_le32(p + 16, key_length);
-	bs_store_le32(p + 20, text_is_key ? BS_TOPK_TEXT_IS_KEY : text_length);
-	p += BS_TOPK_ENTRY_HEADER_BYTES;
+	uint8_t    *start = p;
+
+	p += bs_topk_put_varint(p, lower);
+	p += bs_topk_put_varint(p, lower - count);
+	p += bs_topk_put_varint(p, key_length);
+	if (bs_topk_family_has_text(family))
+		p += bs_topk_put_varint(p, text_is_key ? 0 : text_length + UINT64_C(1));
 	if (key_length > 0)
 		memcpy(p, key, key_length);
-	if (!text_is_key && text_length > 0)
-		memcpy(p + key_length, text, text_length);
+	p += key_length;
+	if (bs_topk_family_has_text(family) && !text_is_key)
+	{
+		if (text_length > 0)
+			memcpy(p, text, text_length);
+		p += text_length;
+	}
+	return (uint64_t) (p - start);
 }
 
 int

@@ -22,9 +22,12 @@
  *   sum of counts + (c + 1) * error <= N   (so error <= N / (c + 1)).
  *
  * So every value occurring more than N / (c + 1) times is listed.  Each
- * reduction subtracts some C from every counter: a counter loses at most C
- * of its value's occurrences while error grows by C, and the c + 1 largest
- * counters lose C each, so the sum of counts falls by at least (c + 1) * C.
+ * reduction subtracts some C from the counters and drops values whose
+ * counters are at most C: a counter loses at most C of its value's
+ * occurrences while error grows by C, and C is chosen so that the third
+ * inequality still holds (bs_topk_table.c: Misra and Gries' own C, the
+ * (c + 1)-th largest counter, always qualifies, since the c + 1 largest
+ * counters then lose C each).
  * Counting one value is the merge of a one-value summary without the
  * reduction, which is deferred until 2c values are held (bs_topk_table.h);
  * any sequence of counts, merges and reductions keeps all three inequalities,
@@ -36,17 +39,19 @@
  *
  * In memory a summary is one contiguous block that PostgreSQL stores as a
  * varlena: a 4-byte length word owned by the SQL layer, the header below and
- * the payload, which holds the entries exactly as the serialized form does
- * (little-endian fields, read with bs_load_le*), sorted by their canonical
- * key bytes so that equal summaries have equal bytes.  An entry is
+ * the payload, which holds the entries exactly as the serialized form does,
+ * sorted by their canonical key bytes so that equal summaries have equal
+ * bytes.  An entry is, in variable-length integers (LEB128: 7 bits a byte,
+ * low first, the high bit set on all but the last, no superfluous bytes)
  *
- *   count u64 | lower u64 | key_length u32 | text_length u32 | key | text
+ *   lower | slack = lower - count | key_length | [text_field] | key | [text]
  *
- * where the key is the value's canonical bytes (docs/format.md section 1)
- * and the text, in UTF-8, is stored only for the families whose key does
- * not determine how the value prints (numeric, other: bs_topk_text.h), and
- * then only when it differs from the key (otherwise text_length =
- * BS_TOPK_TEXT_IS_KEY, and a reader takes the key).
+ * where the key is the value's canonical bytes (docs/format.md section 1).
+ * text_field is there only for the families whose key does not determine
+ * how the value prints (numeric, other: bs_topk_text.h): 0 when the text is
+ * the key, else the text's length + 1, the text, in UTF-8, following the
+ * key.  Counts are small numbers mostly, so an entry of a short text takes
+ * a few bytes more than its key.
  */
 #ifndef BS_TOPK_H
 #define BS_TOPK_H
@@ -72,9 +77,10 @@
  */
 #define BS_TOPK_MAX_BYTES UINT64_C(750000000)
 
-#define BS_TOPK_ENTRY_HEADER_BYTES 24
-/* text_length of an entry that stores no text */
-#define BS_TOPK_TEXT_IS_KEY UINT32_C(0xFFFFFFFF)
+/* The fewest bytes an entry takes: lower, slack and key length of one byte each. */
+#define BS_TOPK_ENTRY_MIN_BYTES 3
+/* The most bytes a variable-length integer takes (LEB128 of 64 bits). */
+#define BS_TOPK_VARINT_MAX_BYTES 10
 
 /* The summary as it lies in memory (and on disk, inside the varlena). */
 typedef struct bs_topk
@@ -120,6 +126,62 @@ typedef struct bs_topk_entry
 } bs_topk_entry;
 
 /*
+ * Whether the entries of a family have a text field: numeric and other,
+ * whose keys do not determine how their values print (bs_topk_text.h).
+ */
+static inline bool
+bs_topk_family_has_text(uint8_t family)
+{
+	return family == BS_FAMILY_NUMERIC || family == BS_FAMILY_OTHER;
+}
+
+/* The bytes of v as a variable-length integer: 7 bits a byte, low first. */
+static inline uint32_t
+bs_topk_varint_bytes(uint64_t v)
+{
+	uint32_t	n = 1;
+
+	while (v >= 0x80)
+	{
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/* Write v as a variable-length integer at p; returns its bytes. */
+static inline uint32_t
+bs_topk_put_varint(uint8_t *p, uint64_t v)
+{
+	uint32_t	n = 0;
+
+	while (v >= 0x80)
+	{
+		p[n++] = (uint8_t) (v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t) v;
+	return n;
+}
+
+/* A variable-length integer of a validated summary at *p; *p moves past it. */
+static inline uint64_t
+bs_topk_get_varint(const uint8_t **p)
+{
+	uint64_t	v = 0;
+	uint32_t	shift = 0;
+	uint8_t		b;
+
+	do
+	{
+		b = *(*p)++;
+		v |= (uint64_t) (b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	return v;
+}
+
+/*
  * The entry at *offset of a validated summary's payload; *offset moves to
  * the next one.
  */
@@ -127,37 +189,52 @@ static inline void
 bs_topk_read_entry(const bs_topk *topk, uint64_t *offset, bs_topk_entry *entry)
 {
 	const uint8_t *p = topk->payload + *offset;
-	uint32_t	text_length = bs_load_le32(p + 20);
+	uint64_t	text_field = 0;
 
-	entry->count = bs_load_le64(p);
-	entry->lower = bs_load_le64(p + 8);
-	entry->key_length = bs_load_le32(p + 16);
-	entry->key = p + BS_TOPK_ENTRY_HEADER_BYTES;
-	entry->text_is_key = text_length == BS_TOPK_TEXT_IS_KEY;
+	entry->lower = bs_topk_get_varint(&p);
+	entry->count = entry->lower - bs_topk_get_varint(&p);
+	entry->key_length = (uint32_t) bs_topk_get_varint(&p);
+	if (bs_topk_family_has_text(topk->family))
+		text_field = bs_topk_get_varint(&p);
+	entry->key = p;
+	p += entry->key_length;
+	entry->text_is_key = text_field == 0;
 	if (entry->text_is_key)
 	{
 		entry->text = entry->key;
 		entry->text_length = entry->key_length;
-		*offset += BS_TOPK_ENTRY_HEADER_BYTES + (uint64_t) entry->key_length;
 	}
 	else
 	{
-		entry->text = entry->key + entry->key_length;
-		entry->text_length = text_length;
-		*offset += BS_TOPK_ENTRY_HEADER_BYTES + (uint64_t) entry->key_length + text_length;
+		entry->text = p;
+		entry->text_length = (uint32_t) (text_field - 1);
+		p += entry->text_length;
 	}
+	*offset = (uint64_t) (p - topk->payload);
 }
 
-/* The stored bytes of an entry with these key and text lengths. */
+/*
+ * The stored bytes of an entry of a family with these counts and key and
+ * text lengths.
+ */
 static inline uint64_t
-bs_topk_entry_bytes(uint32_t key_length, uint32_t text_length, bool text_is_key)
+bs_topk_entry_bytes(uint8_t family, uint64_t count, uint64_t lower, uint32_t key_length,
+					uint32_t text_length, bool text_is_key)
 {
-	return BS_TOPK_ENTRY_HEADER_BYTES + (uint64_t) key_length +
-		(text_is_key ? 0 : (uint64_t) text_length);
+	uint64_t	bytes = bs_topk_varint_bytes(lower) + bs_topk_varint_bytes(lower - count) +
+		bs_topk_varint_bytes(key_length) + key_length;
+
+	if (bs_topk_family_has_text(family))
+		bytes += text_is_key ? 1 : bs_topk_varint_bytes(text_length + UINT64_C(1)) + text_length;
+	return bytes;
 }
 
-/* Write an entry at p (bs_topk_entry_bytes of room). */
-void		bs_topk_write_entry(uint8_t *p, uint64_t count, uint64_t lower,
+/*
+ * Write an entry at p (bs_topk_entry_bytes of room, count <= lower); the
+ * text is written only for a family with a text field, and then only when
+ * not text_is_key.  Returns the bytes written.
+ */
+uint64_t	bs_topk_write_entry(uint8_t *p, uint8_t family, uint64_t count, uint64_t lower,
 								const uint8_t *key, uint32_t key_length,
 								const uint8_t *text, uint32_t text_length,
 								bool text_is_key);

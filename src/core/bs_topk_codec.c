@@ -58,6 +58,11 @@ bs_topk_check_params(const bs_topk_params *p, bs_error *err)
 		return bs_fail(err, BS_ERR_FORMAT, "topksketch error exceeds its total",
 					   "The error is %" PRIu64 " with a total of %" PRIu64 ".",
 					   p->error, p->total);
+	/* a reduction leaves at least c values listed, and only a reduction adds to the error */
+	if (p->entries < p->counters && p->error != 0)
+		return bs_fail(err, BS_ERR_FORMAT, "topksketch has an error but free counters",
+					   "The value lists %u values with %u counters and has error %" PRIu64 "; a summary that lists fewer values than its counters has error 0.",
+					   p->entries, p->counters, p->error);
 	if (p->family == BS_FAMILY_NONE && (p->total != 0 || p->entries != 0))
 		return bs_fail(err, BS_ERR_FORMAT, "topksketch without a value family has counts",
 					   "A summary with no family has never counted a value, but this one has total %" PRIu64 " and %u entries.",
@@ -66,10 +71,10 @@ bs_topk_check_params(const bs_topk_params *p, bs_error *err)
 		return bs_fail(err, BS_ERR_TOO_LARGE, "topksketch is too large",
 					   "Its entries take %" PRIu64 " bytes; a summary takes at most %" PRIu64 " bytes.",
 					   p->payload_bytes, BS_TOPK_MAX_BYTES);
-	if (p->payload_bytes < (uint64_t) p->entries * BS_TOPK_ENTRY_HEADER_BYTES)
+	if (p->payload_bytes < (uint64_t) p->entries * BS_TOPK_ENTRY_MIN_BYTES)
 		return bs_fail(err, BS_ERR_FORMAT, "topksketch entries are truncated",
 					   "%u entries need at least %" PRIu64 " bytes, but the value has %" PRIu64 ".",
-					   p->entries, (uint64_t) p->entries * BS_TOPK_ENTRY_HEADER_BYTES,
+					   p->entries, (uint64_t) p->entries * BS_TOPK_ENTRY_MIN_BYTES,
 					   p->payload_bytes);
 	return BS_OK;
 }
@@ -141,25 +146,60 @@ key_is_canonical(uint8_t family, const uint8_t *key, uint32_t n)
 	}
 }
 
-/* The lengths of the entry at offset, checked against the end of the payload. */
+/*
+ * A variable-length integer at p within room bytes: false when it runs past
+ * room, past 64 bits, or has a superfluous last byte (one spelling per
+ * value).
+ */
+static bool
+read_varint(const uint8_t *p, uint64_t room, uint64_t *value, uint64_t *bytes)
+{
+	uint64_t	v = 0;
+
+	for (uint32_t i = 0; i < BS_TOPK_VARINT_MAX_BYTES && i < room; i++)
+	{
+		if (i == BS_TOPK_VARINT_MAX_BYTES - 1 && p[i] > 1)
+			return false;
+		v |= (uint64_t) (p[i] & 0x7f) << (7 * i);
+		if ((p[i] & 0x80) == 0)
+		{
+			if (i > 0 && p[i] == 0)
+				return false;
+			*value = v;
+			*bytes = i + UINT64_C(1);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The entry at offset, its fields checked against the end of the payload. */
 static bs_status
 read_checked_entry(const bs_topk *topk, uint64_t offset, uint32_t index,
 				   bs_topk_entry *entry, uint64_t *next, bs_error *err)
 {
-	uint64_t	room = topk->payload_bytes - offset;
-	uint32_t	text_length;
+	uint64_t	field[4] = {0, 0, 0, 0};	/* lower, slack, key length, text field */
+	uint32_t	fields = bs_topk_family_has_text(topk->family) ? 4 : 3;
+	uint64_t	at = offset;
+	uint64_t	bytes;
 
-	if (room < BS_TOPK_ENTRY_HEADER_BYTES)
+	for (uint32_t f = 0; f < fields; f++)
+	{
+		if (!read_varint(topk->payload + at, topk->payload_bytes - at, &field[f], &bytes))
+			return bs_fail(err, BS_ERR_FORMAT, "topksketch entry has a malformed number",
+						   "Entry %u has a number that is cut off, longer than 64 bits or not written in its fewest bytes.",
+						   index);
+		at += bytes;
+	}
+	if (field[1] > field[0])
+		return bs_fail(err, BS_ERR_FORMAT, "topksketch entry has inconsistent bounds",
+					   "Entry %u has lower bound %" PRIu64 " and a count %" PRIu64 " below it; a count is at least 0.",
+					   index, field[0], field[1]);
+	if (field[2] > topk->payload_bytes - at ||
+		(field[3] > 0 && field[3] - 1 > topk->payload_bytes - at - field[2]))
 		return bs_fail(err, BS_ERR_FORMAT, "topksketch entries are truncated",
-					   "Entry %u starts %" PRIu64 " bytes before the end of the entries; its header takes %d.",
-					   index, room, BS_TOPK_ENTRY_HEADER_BYTES);
-	text_length = bs_load_le32(topk->payload + offset + 20);
-	if (bs_load_le32(topk->payload + offset + 16) > room - BS_TOPK_ENTRY_HEADER_BYTES ||
-		(text_length != BS_TOPK_TEXT_IS_KEY &&
-		 (uint64_t) text_length > room - BS_TOPK_ENTRY_HEADER_BYTES -
-		 bs_load_le32(topk->payload + offset + 16)))
-		return bs_fail(err, BS_ERR_FORMAT, "topksketch entries are truncated",
-					   "Entry %u is longer than the %" PRIu64 " bytes left.", index, room);
+					   "Entry %u is longer than the %" PRIu64 " bytes left.", index,
+					   topk->payload_bytes - offset);
 	*next = offset;
 	bs_topk_read_entry(topk, next, entry);
 	return BS_OK;
@@ -169,12 +209,9 @@ read_checked_entry(const bs_topk *topk, uint64_t offset, uint32_t index,
 static bs_status
 check_entry_text(const bs_topk *topk, const bs_topk_entry *e, uint32_t index, bs_error *err)
 {
-	if (bs_topk_family_renders_key(topk->family))
+	/* a family whose key determines the value has no text field (bs_topk.h) */
+	if (!bs_topk_family_has_text(topk->family))
 	{
-		if (!e->text_is_key)
-			return bs_fail(err, BS_ERR_FORMAT, "topksketch entry stores a text its key determines",
-						   "Entry %u of family \"%s\" has a text of its own; this family stores none.",
-						   index, bs_family_name(topk->family));
 		if (topk->family == BS_FAMILY_TEXT && !bs_utf8_is_valid(e->key, e->key_length))
 			return bs_fail(err, BS_ERR_FORMAT, "topksketch text is not valid UTF-8",
 						   "The key of entry %u is not UTF-8 without zero bytes.", index);
@@ -201,10 +238,10 @@ check_entry(const bs_topk *topk, const bs_topk_entry *e, const bs_topk_entry *pr
 {
 	bs_status	status;
 
-	if (e->count < 1 || e->lower < e->count || e->lower - e->count > topk->error)
+	if (e->lower < 1 || e->lower < e->count || e->lower - e->count > topk->error)
 		return bs_fail(err, BS_ERR_FORMAT, "topksketch entry has inconsistent bounds",
 					   "Entry %u has count %" PRIu64 " and lower bound %" PRIu64 " with error %" PRIu64 "; "
-					   "they must satisfy 1 <= count <= lower bound <= count + error.",
+					   "they must satisfy count <= lower bound <= count + error and 1 <= lower bound.",
 					   index, e->count, e->lower, topk->error);
 	if (!key_is_canonical(topk->family, e->key, e->key_length))
 		return bs_fail(err, BS_ERR_FORMAT, "topksketch key is not canonical",

@@ -25,7 +25,7 @@
 /*
  * Header checks: version, reserved field, family and type tag, 1 <= counters
  * <= BS_TOPK_MAX_COUNTERS, entries <= counters, total within bigint, error
- * <= total, nothing counted without a family, room for the entries' headers,
+ * <= total, error 0 when entries < counters (a reduction lists c values), nothing counted without a family, room for the entries' headers,
  * size within BS_TOPK_MAX_BYTES.
  */
 bs_status	bs_topk_check_params(const bs_topk_params *params, bs_error *err);
@@ -36,7 +36,7 @@ bs_status	bs_topk_check_params(const bs_topk_params *params, bs_error *err);
  * canonical shape; the text rules of the family (bs_topk_text.h): no text
  * where the key determines it, and a text key in UTF-8; elsewhere a text
  * stored only when it differs from the key, in UTF-8 without NUL bytes, and
- * for numeric a spelling of the key; 1 <= count <= lower <= count + error;
+ * for numeric a spelling of the key; 0 <= count <= lower <= count + error, 1 <= lower;
  * and the sums
  * of the guarantees (bs_topk.h): sum of lower <= total and sum of counts +
  * (counters + 1) * error <= total.

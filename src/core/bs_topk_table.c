@@ -9,6 +9,7 @@
 
 #include "bs_combine.h"
 #include "bs_topk_memory.h"
+#include "bs_topk_select.h"
 
 /* Slots a new table allocates; it doubles from there up to its capacity. */
 #define FIRST_SLOTS 8
@@ -63,20 +64,23 @@ resize(bs_topk_table *table, uint32_t slots, bs_error *err)
 	bs_topk_slot *new_slots = bs_topk_alloc(table, sizeof(bs_topk_slot) * (size_t) slots);
 	uint32_t   *new_index = new_slots == NULL ? NULL :
 		bs_topk_alloc(table, sizeof(uint32_t) * (size_t) index_size);
+	uint64_t   *new_scratch = new_index == NULL ? NULL :
+		bs_topk_alloc(table, sizeof(uint64_t) * (size_t) slots);
 
-	if (new_index == NULL)
+	if (new_scratch == NULL)
 	{
 		bs_topk_free(table, new_slots);
-		return bs_topk_out_of_memory(err, sizeof(bs_topk_slot) * (uint64_t) slots +
-							 sizeof(uint32_t) * (uint64_t) index_size);
+		bs_topk_free(table, new_index);
+		return bs_topk_out_of_memory(err, (sizeof(bs_topk_slot) + sizeof(uint64_t)) * (uint64_t) slots +
+									 sizeof(uint32_t) * (uint64_t) index_size);
 	}
 	if (table->used > 0)
 		memcpy(new_slots, table->slots, sizeof(bs_topk_slot) * (size_t) table->used);
 	bs_topk_free(table, table->slots);
 	bs_topk_free(table, table->index);
-	/* scratch space follows the slots: allocated again at the new size */
+	/* scratch space follows the slots, so that a reduction never allocates */
 	bs_topk_free(table, table->scratch);
-	table->scratch = NULL;
+	table->scratch = new_scratch;
 	table->slots = new_slots;
 	table->index = new_index;
 	table->allocated = slots;
@@ -92,7 +96,8 @@ bs_topk_table_init(bs_topk_table *table, uint32_t counters,
 	memset(table, 0, sizeof(*table));
 	table->memory = *memory;
 	table->counters = counters;
-	table->capacity = 2 * counters;
+	table->capacity = BS_TOPK_HELD_PER_COUNTER * counters;
+	table->keep = BS_TOPK_KEPT_PER_COUNTER * counters;
 	table->version = BS_TOPK_FORMAT_VERSION;
 	table->family = BS_FAMILY_NONE;
 	return resize(table, table->capacity < FIRST_SLOTS ? table->capacity : FIRST_SLOTS, err);
@@ -129,106 +134,172 @@ bs_topk_table_destroy(bs_topk_table *table)
 	table->used = 0;
 }
 
-/* A word of scratch space per allocated slot, allocated on first use. */
+/* A word of scratch space per allocated slot (allocated with the slots). */
 static uint64_t *
 scratch(bs_topk_table *table)
 {
-	if (table->scratch == NULL)
-		table->scratch = bs_topk_alloc(table, sizeof(uint64_t) * (size_t) table->allocated);
 	return table->scratch;
 }
 
-/* Swap two words. */
-static inline void
-swap_words(uint64_t *a, uint64_t *b)
+/* The largest counter among the slots s[from..to), 0 when none. */
+static uint64_t
+largest_count(const bs_topk_slot *s, uint32_t from, uint32_t to)
 {
-	uint64_t	t = *a;
+	uint64_t	largest = 0;
 
-	*a = *b;
-	*b = t;
+	for (uint32_t i = from; i < to; i++)
+	{
+		bs_poll_at(i);
+		largest = s[i].count > largest ? s[i].count : largest;
+	}
+	return largest;
 }
 
 /*
- * The word that would stand at position k (0-based) if a[0..n) were sorted
- * in descending order: a quickselect with a three-way partition, so that
- * many equal counts (all 1, say) take one pass.  Reorders a.
+ * Whether keeping the first keep slots, cutting their counters by cut (those
+ * at least cut), keeps sum of counters + (c + 1) * error <= N with the
+ * error grown by cut.  Checked as error + cut <= (N - sum) / (c + 1) so
+ * that nothing overflows.
  */
-static uint64_t
-select_descending(uint64_t *a, uint32_t n, uint32_t k)
+static bool
+cut_within_budget(const bs_topk_table *table, uint32_t keep, uint64_t cut)
 {
-	uint32_t	low = 0;
-	uint32_t	high = n;		/* the range [low, high) holds position k */
+	const bs_topk_slot *s = table->slots;
+	uint64_t	sum = 0;
+	uint64_t	room;
 
-	while (high - low > 1)
-	{
-		uint64_t	pivot = a[low + (high - low) / 2];
-		uint32_t	greater = low;	/* [low, greater): > pivot */
-		uint32_t	next = low;		/* [greater, next): == pivot */
-		uint32_t	smaller = high;	/* [smaller, high): < pivot */
-
-		while (next < smaller)
-		{
-			if (a[next] > pivot)
-				swap_words(&a[greater++], &a[next++]);
-			else if (a[next] < pivot)
-				swap_words(&a[next], &a[--smaller]);
-			else
-				next++;
-		}
-		if (k < greater)
-			high = greater;
-		else if (k < smaller)
-			return pivot;
-		else
-			low = smaller;
-	}
-	return a[low];
+	for (uint32_t i = 0; i < keep; i++)
+		sum += s[i].count >= cut ? s[i].count - cut : s[i].count;
+	if (sum > table->total)
+		return false;
+	room = (table->total - sum) / ((uint64_t) table->counters + 1);
+	return table->error <= room && cut <= room - table->error;
 }
 
+/*
+ * Reorder the slots so that those whose counters exceed limit come first,
+ * followed by the others that rank best by lower bound, keep in all; returns
+ * the largest counter of the slots past keep.  At most keep counters may
+ * exceed limit.
+ */
+static uint64_t
+arrange_keeping_above(bs_topk_table *table, uint32_t keep, uint64_t limit)
+{
+	bs_topk_slot *s = table->slots;
+	uint32_t	above = 0;
+
+	for (uint32_t i = 0; i < table->used; i++)
+		if (s[i].count > limit)
+			bs_topk_swap_slots(&s[above++], &s[i]);
+	bs_topk_select_best(table, s + above, table->used - above, keep - above, true);
+	return largest_count(s, keep, table->used);
+}
+
+/*
+ * Reorder the slots so that the first keep rank as close to the best by
+ * lower bound as the invariant allows, returning the cut: the values whose
+ * counters exceed some limit stay, then the best by lower bound.  With
+ * Misra and Gries' own limit, the (c + 1)-th largest counter, the
+ * invariant always holds (at most c counters exceed it, and at least c + 1
+ * are at least the cut); with no limit at all it did not.  Between the two,
+ * a bisection finds a limit as high as the invariant allows, so that as few
+ * values as possible are kept for their counters alone.  keep >= c.
+ */
+static uint64_t
+arrange_within_budget(bs_topk_table *table, uint32_t keep)
+{
+	uint64_t	low;
+	uint64_t	high;
+	uint64_t	cut = 0;
+	bool		arranged = false;	/* the slots lie as arrange_keeping_above(low) leaves them */
+
+	low = bs_topk_kth_largest_count(table, table->counters + 1);
+	high = largest_count(table->slots, 0, table->used);
+	while (high - low > 1)
+	{
+		uint64_t	middle = low + (high - low) / 2;
+		uint64_t	middle_cut = arrange_keeping_above(table, keep, middle);
+
+		arranged = cut_within_budget(table, keep, middle_cut);
+		if (arranged)
+		{
+			low = middle;
+			cut = middle_cut;
+		}
+		else
+			high = middle;
+	}
+	return arranged ? cut : arrange_keeping_above(table, keep, low);
+}
+
+/*
+ * Whether keeping the best by lower bound can keep the invariant, judged in
+ * one pass without choosing: the counters kept sum to 0 at least, and when
+ * more than keep counters are positive one of them is dropped, so that C is
+ * 1 at least.  Where every reduction needs the fallback (a column of
+ * distinct values, whose error grows by about N / c), this spares the
+ * attempt.
+ */
+static bool
+lower_choice_may_fit(const bs_topk_table *table, uint32_t keep)
+{
+	uint32_t	positive = 0;
+	uint64_t	room = table->total / ((uint64_t) table->counters + 1);
+
+	for (uint32_t i = 0; i < table->used; i++)
+		positive += table->slots[i].count > 0;
+	return table->error < room || (table->error == room && positive <= keep);
+}
+
+/*
+ * Reduce to keep slots (keep >= c).  A generalization of Misra and Gries'
+ * step that Agarwal et al.'s proof (section 3.1) covers: subtract some C
+ * from every counter that is at least C, drop slots whose counters are at
+ * most C, and add C to the error.  A dropped value x then has f(x) <=
+ * counter + old error <= new error, and a kept one keeps f(x) <= counter +
+ * error, whatever C is.  What bounds the error is the invariant
+ * sum of counters + (c + 1) * error <= N, which counting and merging keep
+ * (both sides grow by as much) and which gives error <= N / (c + 1).
+ *
+ * So which slots stay is free as long as that invariant holds afterwards.
+ * The slots with the largest lower bounds (the occurrences surely counted)
+ * stay, as postgresql-topn keeps the largest counts since entry, with C
+ * the largest counter dropped: at most the smallest lower bound kept, since
+ * a counter never exceeds its lower bound.  Unlike Misra and Gries'
+ * counters, lower bounds do not depend on how many reductions a value has
+ * been through, so a fold of many summaries into one ranks the values of
+ * the first parts as fairly as those of the last.  When that choice would
+ * break the invariant, the values with the largest counters stay first, as
+ * few of them as the invariant allows (at most those Misra and Gries' own
+ * step keeps, for which it always holds), and then the rest by lower bound.
+ */
 void
 bs_topk_table_reduce(bs_topk_table *table, uint32_t keep)
 {
-	uint64_t   *counts;
-	uint64_t	cut;
-	uint32_t	kept = 0;
+	bs_topk_slot *s = table->slots;
+	uint64_t	cut = 0;
+	bool		by_lower;
 
 	if (table->used <= keep)
 		return;
-	/* without scratch space, a smaller cut that is still a valid reduction: 1 */
-	counts = scratch(table);
-	if (counts != NULL)
+	by_lower = lower_choice_may_fit(table, keep);
+	if (by_lower)
 	{
-		uint64_t	smallest = UINT64_MAX;
-		uint64_t	largest = 0;
-
-		for (uint32_t i = 0; i < table->used; i++)
-		{
-			bs_poll_at(i);
-			counts[i] = table->slots[i].count;
-			smallest = counts[i] < smallest ? counts[i] : smallest;
-			largest = counts[i] > largest ? counts[i] : largest;
-		}
-		/* all equal (a run of distinct values: all 1) needs no selection */
-		cut = smallest == largest ? smallest : select_descending(counts, table->used, keep);
+		bs_topk_select_best(table, s, table->used, keep, true);
+		cut = largest_count(s, keep, table->used);
+		by_lower = cut_within_budget(table, keep, cut);
 	}
-	else
-		cut = 1;
-	for (uint32_t i = 0; i < table->used; i++)
+	if (!by_lower)
+		cut = arrange_within_budget(table, keep);
+	for (uint32_t i = keep; i < table->used; i++)
 	{
-		bs_topk_slot *slot = &table->slots[i];
-
 		bs_poll_at(i);
-		if (slot->count <= cut)
-		{
-			clear_slot(table, slot);
-			continue;
-		}
-		slot->count -= cut;
-		if (kept != i)
-			table->slots[kept] = *slot;
-		kept++;
+		clear_slot(table, &s[i]);
 	}
-	table->used = kept;
+	for (uint32_t i = 0; i < keep; i++)
+		if (s[i].count >= cut)
+			s[i].count -= cut;
+	table->used = keep;
 	table->error += cut;
 	rebuild_index(table);
 	/* the dropped keys' room in the arena; kept as it is if that fails */
@@ -243,7 +314,6 @@ bs_topk_table_insert(bs_topk_table *table, const void *key, uint32_t length, uin
 	bs_topk_slot *slot;
 	uint32_t	place;
 
-	/* a reduction without scratch space may free nothing at first */
 	while (table->used == table->allocated)
 	{
 		if (table->allocated < table->capacity)
@@ -255,7 +325,7 @@ bs_topk_table_insert(bs_topk_table *table, const void *key, uint32_t length, uin
 				return NULL;
 		}
 		else
-			bs_topk_table_reduce(table, table->counters);
+			bs_topk_table_reduce(table, table->keep);
 	}
 	slot = &table->slots[table->used];
 	memset(slot, 0, sizeof(*slot));
@@ -370,11 +440,15 @@ bs_topk_table_merge(bs_topk_table *table, const bs_topk *other, bs_error *err)
 					   "Merge fewer summaries into one.");
 	bs_adopt_combined_family(&table->version, &table->family, &table->type_tag,
 							 other->version, other->family, other->type_tag);
-	/* Agarwal et al., section 3.1: both sides hold at most c counters ... */
-	bs_topk_table_reduce(table, table->counters);
+	/*
+	 * Agarwal et al., section 3.1: the counters of both sides are added, and
+	 * the errors; the table reduces itself (to its working size) whenever it
+	 * fills up on the way, and to c only when it is written out, so that a
+	 * fold of many summaries into one state reduces as rarely as a tree of
+	 * pairwise merges does.
+	 */
 	table->total += other->total;
 	table->error += other->error;
-	/* ... their counters are added ... */
 	for (uint32_t i = 0; i < other->entries; i++)
 	{
 		bs_topk_entry entry;
@@ -384,8 +458,6 @@ bs_topk_table_merge(bs_topk_table *table, const bs_topk *other, bs_error *err)
 		if ((status = merge_entry(table, &entry, err)) != BS_OK)
 			return status;
 	}
-	/* ... and the (c + 1)-th largest is subtracted from all */
-	bs_topk_table_reduce(table, table->counters);
 	return BS_OK;
 }
 
@@ -398,8 +470,8 @@ bs_topk_table_flat_bytes(const bs_topk_table *table, uint64_t *bytes, bs_error *
 	{
 		const bs_topk_slot *slot = &table->slots[i];
 
-		payload += bs_topk_entry_bytes(slot->key_length, slot->text_length,
-									   slot->text_kind != BS_TOPK_TEXT_KNOWN);
+		payload += bs_topk_entry_bytes(table->family, slot->count, slot->lower, slot->key_length,
+									   slot->text_length, slot->text_kind != BS_TOPK_TEXT_KNOWN);
 	}
 	if (payload > BS_TOPK_MAX_BYTES - sizeof(bs_topk))
 		return bs_hint(err, bs_fail(err, BS_ERR_TOO_LARGE, "topksketch is too large",
@@ -509,10 +581,9 @@ bs_topk_table_write(bs_topk_table *table, bs_topk *out, bs_error *err)
 		bool		text_is_key = slot->text_kind != BS_TOPK_TEXT_KNOWN;
 
 		bs_poll_at(i);
-		bs_topk_write_entry(out->payload + offset, slot->count, slot->lower,
-							bs_topk_slot_key(slot), slot->key_length, slot->label.text,
-							slot->text_length, text_is_key);
-		offset += bs_topk_entry_bytes(slot->key_length, slot->text_length, text_is_key);
+		offset += bs_topk_write_entry(out->payload + offset, table->family, slot->count,
+									  slot->lower, bs_topk_slot_key(slot), slot->key_length,
+									  slot->label.text, slot->text_length, text_is_key);
 	}
 	out->payload_bytes = offset;
 	return BS_OK;

@@ -3,14 +3,17 @@
  * values are counted and summaries merged (bs_topk.h has the algorithm and
  * its guarantees; this is how it runs).
  *
- * The table holds up to 2c slots, c being the summary's counters, found by
+ * The table holds up to 3c slots, c being the summary's counters, found by
  * an open-addressing index over the hash of their keys.  Counting a value
- * adds 1 to its slot or takes a free one; only when all 2c slots are taken
- * is the table reduced to c (the merge rule of Agarwal et al. section 3.1,
- * bs_topk_table_reduce), so that a reduction's O(c) work is shared by c new
- * values.  Written out (bs_topk_table_write) the table is reduced to c
- * first, so a stored summary never lists more than c values.  Memory is
- * bounded by the counters, never by the number of values counted.
+ * adds 1 to its slot or takes a free one; only when all 3c slots are taken
+ * is the table reduced, to 2c (bs_topk_table_reduce), so that a
+ * reduction's O(c) work is shared by c new values and the stream is
+ * summarized with 2c counters, more than the summary keeps.  Merging adds
+ * another summary's entries the same way.  Written out
+ * (bs_topk_table_write) the table is reduced to c first, so a stored
+ * summary never lists more than c values, and its error absorbs that last
+ * reduction.  Memory is bounded by the counters (3c slots, as topn's 3k),
+ * never by the number of values counted.
  *
  * A slot's text, the value's text form, is either known (copied into the
  * table), the key's own bytes (also for the families that store no text,
@@ -31,6 +34,10 @@
 #define XXH_INLINE_ALL
 #endif
 #include <xxhash.h>
+
+/* Slots a table holds per counter at most, and keeps per counter when it reduces. */
+#define BS_TOPK_HELD_PER_COUNTER 3
+#define BS_TOPK_KEPT_PER_COUNTER 2
 
 /* Keys up to this many bytes live in the slot itself ... */
 #define BS_TOPK_INLINE_KEY 16
@@ -89,7 +96,8 @@ typedef struct bs_topk_table
 {
 	bs_topk_allocator memory;
 	uint32_t	counters;		/* c */
-	uint32_t	capacity;		/* 2c: the most slots ever held */
+	uint32_t	capacity;		/* 3c: the most slots ever held */
+	uint32_t	keep;			/* 2c: the slots a full table is reduced to */
 	uint32_t	allocated;		/* slots allocated so far (doubling up to capacity) */
 	uint32_t	used;
 	uint32_t	index_mask;		/* index size - 1 (a power of two >= 2 * allocated) */
@@ -253,16 +261,19 @@ bs_topk_table_count_many(bs_topk_table *table, const void *key, uint32_t length,
 }
 
 /*
- * Subtract the (keep + 1)-th largest count from every count and drop the
- * slots left without one, adding it to the error; nothing when at most keep
- * slots are used.  keep >= 1.
+ * Keep the keep slots with the largest lower bounds, or, when that would
+ * let the error outgrow N / (c + 1), those Misra and Gries' step must keep
+ * and then the largest lower bounds; subtract the largest counter dropped
+ * from every counter at least that large and add it to the error (the
+ * reasoning is at the function).  Nothing when at most keep slots are
+ * used.  keep >= c.
  */
 void		bs_topk_table_reduce(bs_topk_table *table, uint32_t keep);
 
 /*
  * Merge a validated summary into the table by Agarwal et al.'s rule: the
- * table reduced to c, the other's counts, lower bounds, total and error
- * added, then reduced to c again.  A value listed on both sides keeps the
+ * other's counts, lower bounds, total and error added, the table reducing
+ * itself to 2c whenever it fills up on the way (to c only when written).  A value listed on both sides keeps the
  * smaller of its two texts as bytes (a pending one is kept), so that
  * merging a and b gives what merging b and a gives.  BS_ERR_MISMATCH for
  * another number of counters or family; BS_ERR_TOO_LARGE when the total

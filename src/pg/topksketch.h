@@ -88,6 +88,15 @@ bs_topk_state_changed(TopkState *state)
 void		bs_topk_state_count(TopkState *state, const TopkValueType *type, Datum value,
 								uint64 weight);
 
+/*
+ * Give the state the family of a value of this type without counting it
+ * (a count of 0): 22023 for another family, as counting would.
+ */
+void		bs_topk_state_adopt_family(TopkState *state, const TopkValueType *type, Datum value);
+
+/* 22023 for a negative count given to topk_add or topk_weighted_agg. */
+pg_noreturn void bs_topk_negative_count_error(int64 count);
+
 /* Merge a stored summary into the state (22000, 22003 on failure). */
 void		bs_topk_state_merge(TopkState *state, const bs_topk *other);
 

@@ -58,22 +58,25 @@ agg_cache(FunctionCallInfo fcinfo)
 	return cache;
 }
 
-/* The counters this row's k (and epsilon) ask for, sized when they change. */
+/*
+ * The counters this row's k (argument k_arg) and epsilon (the next, when
+ * passed) ask for, sized when they change.
+ */
 static pg_attribute_always_inline uint32
-row_counters(FunctionCallInfo fcinfo, TopkAggCache *cache)
+row_counters(FunctionCallInfo fcinfo, TopkAggCache *cache, int k_arg, const char *aggregate)
 {
-	bool		with_epsilon = PG_NARGS() > 3;
+	bool		with_epsilon = PG_NARGS() > k_arg + 1;
 	int32		k;
 	double		epsilon = 0;
 
-	if (PG_ARGISNULL(2) || (with_epsilon && PG_ARGISNULL(3)))
+	if (PG_ARGISNULL(k_arg) || (with_epsilon && PG_ARGISNULL(k_arg + 1)))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("topk_agg k and epsilon must not be null"),
+				 errmsg("%s k and epsilon must not be null", aggregate),
 				 errhint("Pass k, and epsilon if given, as constants.")));
-	k = PG_GETARG_INT32(2);
+	k = PG_GETARG_INT32(k_arg);
 	if (with_epsilon)
-		epsilon = PG_GETARG_FLOAT8(3);
+		epsilon = PG_GETARG_FLOAT8(k_arg + 1);
 	if (unlikely(!cache->sized || cache->k != k || cache->epsilon != epsilon))
 	{
 		bs_error	err;
@@ -88,11 +91,11 @@ row_counters(FunctionCallInfo fcinfo, TopkAggCache *cache)
 }
 
 pg_noreturn static void
-counters_mismatch_error(uint32 state_counters, uint32 row_counters)
+counters_mismatch_error(const char *aggregate, uint32 state_counters, uint32 row_counters)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("topk_agg k and epsilon must be the same on every row of a group"),
+			 errmsg("%s k and epsilon must be the same on every row of a group", aggregate),
 			 errdetail("The group's summary has %u counters; this row asks for %u.",
 					   state_counters, row_counters),
 			 errhint("Pass constants, not columns, as k and epsilon.")));
@@ -182,6 +185,58 @@ bs_topk_state_count(TopkState *state, const TopkValueType *type, Datum value, ui
 	count_value(state, type, value, weight);
 }
 
+void
+bs_topk_state_adopt_family(TopkState *state, const TopkValueType *type, Datum value)
+{
+	CanonicalBytes bytes;
+
+	/* the value's canonical bytes refuse what its family refuses (citext, say) */
+	canonical_bytes(&type->kind, value, &bytes);
+	bs_adopt_value_family("topksketch", "summary", BS_TOPK_FORMAT_VERSION, &state->table.version,
+						  &state->table.family, &state->table.type_tag, &type->kind);
+	bs_topk_state_changed(state);
+	canonical_release(&bytes);
+}
+
+pg_noreturn void
+bs_topk_negative_count_error(int64 count)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("topksketch count must not be negative"),
+			 errdetail("The count given was %lld; a summary only counts up.", (long long) count),
+			 errhint("Pass a count of 0 or more.")));
+}
+
+/*
+ * The group's state for a row of topk_agg or topk_weighted_agg (k at
+ * argument k_arg), created on the group's first counted row.
+ */
+static TopkState *
+row_state(FunctionCallInfo fcinfo, TopkAggCache *cache, int k_arg, const char *aggregate)
+{
+	MemoryContext aggcontext;
+	TopkState  *state;
+	uint32		counters;
+
+	if (unlikely(!AggCheckCallContext(fcinfo, &aggcontext)))
+		bs_not_in_aggregate_error(k_arg == 2 ? "topk_agg_trans" : "topk_weighted_agg_trans",
+								  "topk_add(summary, value, count)");
+	counters = row_counters(fcinfo, cache, k_arg, aggregate);
+	if (unlikely(PG_ARGISNULL(0)))
+		state = bs_topk_state_create(aggcontext, counters);
+	else if ((state = bs_topk_state_of(PG_GETARG_DATUM(0))) == NULL)
+	{
+		/* a stored or foreign value (an INITCOND, say): counted into a copy */
+		state = bs_topk_state_from_flat(aggcontext, bs_topk_stored_arg(fcinfo, 0));
+	}
+	if (unlikely(state->table.counters != counters))
+		counters_mismatch_error(aggregate, state->table.counters, counters);
+	if (unlikely(!state->has_output))
+		bs_topk_state_set_value_type(state, &cache->type);
+	return state;
+}
+
 PG_FUNCTION_INFO_V1(topk_agg_trans);
 /*
  * topk_agg transition: count one value into the group's summary, in place.
@@ -190,14 +245,9 @@ PG_FUNCTION_INFO_V1(topk_agg_trans);
 Datum
 topk_agg_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcontext;
 	TopkAggCache *cache;
 	TopkState  *state;
-	Datum		result;
-	uint32		counters;
 
-	if (unlikely(!AggCheckCallContext(fcinfo, &aggcontext)))
-		bs_not_in_aggregate_error("topk_agg_trans", "topk_agg over a VALUES list");
 	if (PG_ARGISNULL(1))
 	{
 		/* NULL values are skipped, as count(value) skips them */
@@ -206,21 +256,42 @@ topk_agg_trans(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 	cache = agg_cache(fcinfo);
-	counters = row_counters(fcinfo, cache);
-	if (unlikely(PG_ARGISNULL(0)))
-		state = bs_topk_state_create(aggcontext, counters);
-	else if ((state = bs_topk_state_of(PG_GETARG_DATUM(0))) == NULL)
-	{
-		/* a stored or foreign value (an INITCOND, say): counted into a copy */
-		state = bs_topk_state_from_flat(aggcontext, bs_topk_stored_arg(fcinfo, 0));
-	}
-	result = EOHPGetRWDatum(&state->header);
-	if (unlikely(state->table.counters != counters))
-		counters_mismatch_error(state->table.counters, counters);
-	if (unlikely(!state->has_output))
-		bs_topk_state_set_value_type(state, &cache->type);
+	state = row_state(fcinfo, cache, 2, "topk_agg");
 	count_value(state, &cache->type, PG_GETARG_DATUM(1), 1);
-	PG_RETURN_DATUM(result);
+	PG_RETURN_DATUM(EOHPGetRWDatum(&state->header));
+}
+
+PG_FUNCTION_INFO_V1(topk_weighted_agg_trans);
+/*
+ * topk_weighted_agg transition: count a value `count` times into the group's
+ * summary, in place.  Arguments: state, value, count, k, and epsilon in the
+ * five-argument form.  Rows with a NULL value or count are skipped, as
+ * sum() skips them; a count of 0 counts nothing but makes the group's
+ * summary (of the value's family), as cms_agg's does.
+ */
+Datum
+topk_weighted_agg_trans(PG_FUNCTION_ARGS)
+{
+	TopkAggCache *cache;
+	TopkState  *state;
+	int64		count;
+
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	count = PG_GETARG_INT64(2);
+	if (count < 0)
+		bs_topk_negative_count_error(count);
+	cache = agg_cache(fcinfo);
+	state = row_state(fcinfo, cache, 3, "topk_weighted_agg");
+	if (count > 0)
+		count_value(state, &cache->type, PG_GETARG_DATUM(1), (uint64) count);
+	else
+		bs_topk_state_adopt_family(state, &cache->type, PG_GETARG_DATUM(1));
+	PG_RETURN_DATUM(EOHPGetRWDatum(&state->header));
 }
 
 /* Merge two stored summaries into a new one. */

@@ -7,7 +7,10 @@
 
 #include "access/htup_details.h"
 #include "funcapi.h"
+#include "lib/stringinfo.h"
 #include "utils/builtins.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
 
 /* ---- topk_items ---- */
 
@@ -99,6 +102,35 @@ topk_items(PG_FUNCTION_ARGS)
 	values[2] = Int64GetDatum((int64) entry->lower);
 	values[3] = Int64GetDatum((int64) bs_topk_upper_bound(list->topk, entry));
 	SRF_RETURN_NEXT(call, HeapTupleGetDatum(heap_form_tuple(call->tuple_desc, values, nulls)));
+}
+
+PG_FUNCTION_INFO_V1(topksketch_to_jsonb);
+/*
+ * topksketch_to_jsonb(summary), also the cast to jsonb: the listed values as
+ * an object of text keys and their counts, the form postgresql-topn keeps,
+ * so that its functions (topn(jsonb, n)) read a summary.  Built as JSON text
+ * and read by jsonb's own input, whose limits apply.
+ */
+Datum
+topksketch_to_jsonb(PG_FUNCTION_ARGS)
+{
+	ItemList   *list = item_list(fcinfo);
+	StringInfoData json;
+
+	initStringInfo(&json);
+	appendStringInfoChar(&json, '{');
+	for (uint32 i = 0; i < list->count; i++)
+	{
+		const bs_topk_entry *entry = &list->entries[i];
+
+		bs_poll_at(i);
+		if (i > 0)
+			appendStringInfoString(&json, ", ");
+		escape_json(&json, TextDatumGetCString(bs_topk_entry_text(list->topk, entry)));
+		appendStringInfo(&json, ": %lld", (long long) entry->lower);
+	}
+	appendStringInfoChar(&json, '}');
+	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(json.data)));
 }
 
 /* ---- totals and parameters ---- */

@@ -72,11 +72,7 @@ topk_add(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	count = PG_GETARG_INT64(2);
 	if (count < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("topksketch count must not be negative"),
-				 errdetail("The count given was %lld; a summary only counts up.",
-						   (long long) count)));
+		bs_topk_negative_count_error(count);
 	type = value_type(fcinfo);
 	summary = bs_topk_stored_arg(fcinfo, 0);
 	if (count == 0)

@@ -1,22 +1,29 @@
 #!/usr/bin/env python3
-"""Write docs/vectors/*.tsv from the values and shapes listed here, using the
-Python reader.  The C core (test/test_vectors.c) and the server
-(sql/format_vectors.sql) check every line, so a vector that the reader got
-wrong fails those tests; check_vectors.py checks the reader against them.
+"""Write docs/vectors/*.tsv from the values and shapes listed here, with the
+Python client (clients/python).  The C core (test/test_vectors.c) and the
+server (sql/format_vectors.sql) check every line, so a vector that the
+client got wrong fails those tests; check_vectors.py checks the client
+against them.
 
-    python3 test/format_reader/make_vectors.py      (from the top directory)
+    python3 clients/python/tests/make_vectors.py      (from the top directory)
 """
 import hashlib
+import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bloomsketch_reader import (BloomFilter, CountMinSketch, canonical,  # noqa: E402
-                                cms_columns, family_token, positions)
-from fit_reader import fit_agg, fit_combine, fit_values, fit_values_sql  # noqa: E402
-import json  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))      # the package, when not installed
+from bloomsketch import BloomFilter, CountMinSketch  # noqa: E402
+from bloomsketch import families as F  # noqa: E402
+from bloomsketch.positions import SCHEME_NAMES, cms_columns, positions  # noqa: E402
+from bloomsketch import TopKSketch  # noqa: E402
+from check_vectors import empty_filter, fit_agg, fit_values  # noqa: E402
+from notation import canonical  # noqa: E402
+from topk_builder import TopkBuilder  # noqa: E402
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "vectors")
+OUT = os.path.join(HERE, "..", "..", "..", "docs", "vectors")
 
 # id, SQL expression, type, payload
 VALUES = [
@@ -165,6 +172,25 @@ FILTERS = [
     ("fit_text", "fit", 1024, 10, 3, ["text_alice", "text_utf8", "text_empty", "bpchar_ab"]),
 ]
 
+# every family the Python client hashes, under every scheme: a filter each
+FAMILY_MEMBERS = [
+    ("integer", ["int2_1", "int8_42", "int8_min"]),
+    ("text", ["text_alice", "text_utf8", "text_empty", "bpchar_ab"]),
+    ("bytea", ["bytea_3", "bytea_empty"]),
+    ("uuid", ["uuid_1"]),
+    ("numeric", ["numeric_1_50", "numeric_neg", "numeric_nan", "numeric_inf"]),
+    ("float", ["float4_1_5", "float8_neg0", "float8_inf", "float8_nan"]),
+    ("bool", ["bool_true"]),
+    ("date", ["date_1", "date_neg", "date_inf", "date_1bc"]),
+    ("timestamp", ["timestamp_1"]),
+    ("timestamptz", ["timestamptz_1", "timestamptz_2"]),
+]
+GRID_SHAPES = [("double", 211, 4, -1), ("double_square", 1009, 5, 3), ("double_cube", 1009, 5, 3),
+               ("partition", 1028, 4, 1), ("independent", 1000, 6, 2), ("blocked", 2048, 6, 0),
+               ("fit", 256, 7, 0)]
+FILTERS += [("%s_%s" % (family, scheme), scheme, m, k, seed, ids)
+            for family, ids in FAMILY_MEMBERS for scheme, m, k, seed in GRID_SHAPES]
+
 # bloom_fit_agg: name, fpr, max_bits, values (fit_reader.fit_values); the
 # sets take every path of the final function: filters under a word (one
 # value), a state of the bits form (more than max_bits / 256 distinct
@@ -219,98 +245,131 @@ SKETCHES = [
     ("array", 7, 2, 1, -3, [("array_int4", 2), ("array_lb0", 1)]),
     ("jsonb", 5, 5, 3, 42, [("jsonb_a1", 7), ("jsonb_obj", 1)]),
 ]
+SKETCHES += [("family_" + family, 13, 3, 2, -9, [(vid, 2 + n) for n, vid in enumerate(ids)])
+             for family, ids in FAMILY_MEMBERS]
 
 
-def signed(seed):
-    return seed - (1 << 64) if seed >= 1 << 63 else seed
+# summaries of every family the client reads, with 2 counters: the values
+# counted 3 - n mod 3 times (no reduction before the last, so the order of
+# the rows does not matter); numeric values whose text is their output, and
+# a date before year 1 among those listed
+TOPK_COUNTERS = 2
+TOPK_MEMBERS = [(family, ids) for family, ids in FAMILY_MEMBERS if family not in ("numeric", "date")] + \
+    [("numeric", ["numeric_1_50", "numeric_neg", "numeric_zero", "numeric_nan"]),
+     ("date", ["date_1bc", "date_neg", "date_inf", "date_1"])]
+
+
+def fit_values_sql(spec, sql_by_id):
+    """An SQL query of a fit set's values, as column 1."""
+    kind, _, rest = spec.partition(" ")
+    if kind == "ids":
+        return " UNION ALL ".join("SELECT " + sql_by_id[i] for i in rest.split(","))
+    low, high = rest.replace("v", "").split("..")
+    if kind == "int8":
+        return "SELECT i::int8 FROM generate_series(%s, %s) i" % (low, high)
+    return "SELECT 'v' || i FROM generate_series(%s, %s) i" % (low, high)
+
+
+def write(name, header, lines):
+    with open(os.path.join(OUT, name), "w", encoding="utf-8") as f:
+        f.write(header + "\n")
+        for line in lines:
+            f.write("\t".join(map(str, line)) + "\n")
+
+
+def filter_of(scheme, m, k, seed, ids, canon):
+    bf = empty_filter(scheme, m, k, seed)
+    for vid in ids:
+        family, tag, data, _ = canon[vid]
+        bf.add_canonical(data, family, tag)
+    return bf
+
+
+def position_lines(canon):
+    for vid, *_ in VALUES:
+        family, tag, data, typ = canon[vid]
+        shapes = [] if vid in REJECTED else list(SHAPES)
+        if typ.startswith("int"):
+            shapes += BIG_SHAPES
+        for scheme, m, k, seed in shapes:
+            pos = positions(data, SCHEME_NAMES.index(scheme), m, k, seed)
+            yield vid, scheme, m, k, seed, ",".join(map(str, pos))
+
+
+def fit_lines(by_id):
+    sql_by_id = {vid: sql for vid, sql, *_ in VALUES}
+    for name, fpr, max_bits, spec in FIT_FILTERS:
+        state, built = fit_agg(fit_values(spec, by_id), fpr, max_bits)
+        state_text = BloomFilter(state.fields()).to_text()
+        if len(state_text) > FIT_STATE_INLINE:
+            state_text = "md5:" + hashlib.md5(state_text.encode()).hexdigest()
+        yield name, repr(fpr), max_bits, spec, fit_values_sql(spec, sql_by_id), state_text, built.to_text()
+
+
+def fit_combined_lines(by_id):
+    texts = {name: fit_agg(fit_values(spec, by_id), fpr, max_bits)[1].to_text()
+             for name, fpr, max_bits, spec in FIT_FILTERS}
+    for name, op, left, right in FIT_COMBINED:
+        a, b = BloomFilter.from_text(texts[left]), BloomFilter.from_text(texts[right])
+        yield name, op, left, right, (a & b if op == "&" else a | b).to_text()
+
+
+def sketch_lines(canon):
+    for name, w, d, copies, seed, adds in SKETCHES:
+        s = CountMinSketch(2, 0, 0, w, d, copies, seed & ((1 << 64) - 1), 0, [0] * (w * d * copies))
+        for vid, count in adds:
+            family, tag, data, _ = canon[vid]
+            s.add_canonical(data, family, tag, count)
+        yield (name, w, d, copies, seed, ",".join("%s*%d" % a for a in adds), s.to_bytes().hex(),
+               s.to_text())
+
+
+def topk_lines(canon):
+    payloads = {vid: payload for vid, _, _, payload in VALUES}
+    for family, ids in TOPK_MEMBERS:
+        adds = [(vid, 3 - n % 3) for n, vid in enumerate(ids)]
+        builder = TopkBuilder(TOPK_COUNTERS, F.NAMES.index(family))
+        for vid, count in adds:
+            data = canon[vid][2]
+            text = payloads[vid].encode() if family == "numeric" and payloads[vid].encode() != data else None
+            for _ in range(count):
+                builder.count(data, text)
+        text = builder.to_text()
+        items = " ".join("%s:%d:%d:%d" % (i.text, i.count, i.lower_bound, i.upper_bound)
+                         for i in TopKSketch.from_text(text).items())
+        yield family, TOPK_COUNTERS, ",".join("%s*%d" % a for a in adds), text, items
+
+
+def item_lines(canon):
+    for name, items in ITEM_COUNTS:
+        bf = filter_of("double", 53, 3, 7, ["int8_42"], canon)
+        bf._f.items = items
+        yield name, items, min(items, (1 << 63) - 1), bf.to_text()
 
 
 def main():
     os.makedirs(OUT, exist_ok=True)
-    canon = {}
-    with open(os.path.join(OUT, "values.tsv"), "w", encoding="utf-8") as f:
-        f.write("id\tsql\ttype\tvalue\tfamily\tcanonical\n")
-        for vid, sql, typ, payload in VALUES:
-            family, tag, data = canonical(typ, payload)
-            canon[vid] = (family, tag, data, typ)
-            f.write("\t".join([vid, sql, typ, json.dumps(payload, ensure_ascii=False),
-                               family_token(family, tag), data.hex()]) + "\n")
-
-    with open(os.path.join(OUT, "bloom_positions.tsv"), "w") as f:
-        f.write("id\tscheme\tm\tk\tseed\tpositions\n")
-        for vid, *_ in VALUES:
-            family, tag, data, typ = canon[vid]
-            shapes = [] if vid in REJECTED else list(SHAPES)
-            if typ.startswith("int"):
-                shapes += BIG_SHAPES
-            for scheme, m, k, seed in shapes:
-                pos = positions(data, scheme, m, k, seed)
-                f.write("%s\t%s\t%d\t%d\t%d\t%s\n" % (vid, scheme, m, k, seed,
-                                                      ",".join(map(str, pos))))
-
-    with open(os.path.join(OUT, "bloom_filters.tsv"), "w") as f:
-        f.write("name\tscheme\tm\tk\tseed\tvalues\tbytes\ttext\n")
-        for name, scheme, m, k, seed, ids in FILTERS:
-            bf = BloomFilter(scheme, m, k, seed)
-            for vid in ids:
-                family, tag, data, _ = canon[vid]
-                bf.add(family, tag, data)
-            f.write("\t".join([name, scheme, str(m), str(k), str(seed), ",".join(ids),
-                               bf.to_bytes().hex(), bf.to_text()]) + "\n")
-
-    with open(os.path.join(OUT, "bloom_items.tsv"), "w") as f:
-        f.write("name\titems\titems_added\ttext\n")
-        for name, items in ITEM_COUNTS:
-            bf = BloomFilter("double", 53, 3, 7)
-            bf.add(*canon["int8_42"][:3])
-            bf.items = items
-            f.write("\t".join([name, str(items), str(min(items, (1 << 63) - 1)),
-                               bf.to_text()]) + "\n")
-
-    with open(os.path.join(OUT, "fit_filters.tsv"), "w", encoding="utf-8") as f:
-        f.write("name\tfpr\tmax_bits\tvalues\tsql\tstate\ttext\n")
-        by_id = {vid: canon[vid][:3] for vid in canon}
-        sql_by_id = {vid: sql for vid, sql, *_ in VALUES}
-        for name, fpr, max_bits, spec in FIT_FILTERS:
-            state, built = fit_agg(fit_values(spec, by_id), fpr, max_bits)
-            state_text = state.to_filter().to_text()
-            if len(state_text) > FIT_STATE_INLINE:
-                state_text = "md5:" + hashlib.md5(state_text.encode()).hexdigest()
-            f.write("\t".join([name, repr(fpr), str(max_bits), spec,
-                               fit_values_sql(spec, sql_by_id), state_text,
-                               built.to_text()]) + "\n")
-
-    with open(os.path.join(OUT, "fit_combined.tsv"), "w", encoding="utf-8") as f:
-        f.write("name\top\tleft\tright\ttext\n")
-        fit_texts = {}
-        for name, fpr, max_bits, spec in FIT_FILTERS:
-            fit_texts[name] = fit_agg(fit_values(spec, by_id), fpr, max_bits)[1].to_text()
-        for name, op, left, right in FIT_COMBINED:
-            combined = fit_combine(BloomFilter.from_text(fit_texts[left]),
-                                   BloomFilter.from_text(fit_texts[right]), op == "&")
-            f.write("\t".join([name, op, left, right, combined.to_text()]) + "\n")
-
-    with open(os.path.join(OUT, "cms_columns.tsv"), "w") as f:
-        f.write("id\tw\td\tcopies\tseed\tcolumns\n")
-        for vid, *_ in VALUES:
-            if vid in REJECTED:
-                continue
-            data = canon[vid][2]
-            for w, d, copies, seed in CMS_SHAPES:
-                cols = cms_columns(data, w, d, copies, seed & ((1 << 64) - 1))
-                f.write("%s\t%d\t%d\t%d\t%d\t%s\n" % (vid, w, d, copies, seed,
-                                                      ",".join(map(str, cols))))
-
-    with open(os.path.join(OUT, "cms_sketches.tsv"), "w") as f:
-        f.write("name\tw\td\tcopies\tseed\tvalues\tbytes\ttext\n")
-        for name, w, d, copies, seed, adds in SKETCHES:
-            s = CountMinSketch(w, d, copies, seed)
-            for vid, count in adds:
-                family, tag, data, _ = canon[vid]
-                s.add(family, tag, data, count)
-            f.write("\t".join([name, str(w), str(d), str(copies), str(seed),
-                               ",".join("%s*%d" % a for a in adds),
-                               s.to_bytes().hex(), s.to_text()]) + "\n")
+    canon, value_lines = {}, []
+    for vid, sql, typ, payload in VALUES:
+        family, tag, data = canonical(typ, payload)
+        canon[vid] = (family, tag, data, typ)
+        value_lines.append((vid, sql, typ, json.dumps(payload, ensure_ascii=False),
+                            F.token(family, tag), data.hex()))
+    by_id = {vid: canon[vid][:3] for vid in canon}
+    write("values.tsv", "id\tsql\ttype\tvalue\tfamily\tcanonical", value_lines)
+    write("bloom_positions.tsv", "id\tscheme\tm\tk\tseed\tpositions", position_lines(canon))
+    write("bloom_filters.tsv", "name\tscheme\tm\tk\tseed\tvalues\tbytes\ttext",
+          ((name, scheme, m, k, seed, ",".join(ids), bf.to_bytes().hex(), bf.to_text())
+           for name, scheme, m, k, seed, ids in FILTERS
+           for bf in [filter_of(scheme, m, k, seed, ids, canon)]))
+    write("bloom_items.tsv", "name\titems\titems_added\ttext", item_lines(canon))
+    write("fit_filters.tsv", "name\tfpr\tmax_bits\tvalues\tsql\tstate\ttext", fit_lines(by_id))
+    write("fit_combined.tsv", "name\top\tleft\tright\ttext", fit_combined_lines(by_id))
+    write("cms_columns.tsv", "id\tw\td\tcopies\tseed\tcolumns",
+          ((vid, w, d, copies, seed, ",".join(map(str, cms_columns(canon[vid][2], w, d, copies, seed))))
+           for vid, *_ in VALUES if vid not in REJECTED for w, d, copies, seed in CMS_SHAPES))
+    write("cms_sketches.tsv", "name\tw\td\tcopies\tseed\tvalues\tbytes\ttext", sketch_lines(canon))
+    write("topk_summaries.tsv", "name\tcounters\tvalues\ttext\titems", topk_lines(canon))
 
 
 if __name__ == "__main__":
