@@ -17,11 +17,13 @@ EXCEPTION WHEN OTHERS THEN
 END $$;
 
 -- ---- a small summary, worked by hand ----
--- 1 2 1 3 1 4 2 with 3 counters: four values fit in the 2c = 6 slots, and
--- writing the summary out reduces it to 3: the 4th largest count, 1, is
--- subtracted from every counter, 3 and 4 drop out, and the error is 1.  The
--- counts kept are the occurrences counted (1: 3, 2: 2); upper bounds are the
--- counters (2, 1) plus the error.
+-- 1 2 1 3 1 4 2 with 3 counters: four values fit in the 3c = 9 slots, and
+-- writing the summary out reduces it to 3: 1 and 2 stay for their lower
+-- bounds, 3 and 4 tie (lower 1, count 1) and the salt of N = 7 keeps 3
+-- (docs/format.md section 9); the count dropped, 1, is subtracted from
+-- every counter, and the error is 1.  The counts kept are the occurrences
+-- counted (1: 3, 2: 2, 3: 1); upper bounds are the counters (2, 1, 0) plus
+-- the error.
 CREATE TABLE topk_small AS
 SELECT topk_agg(x, 3) AS s FROM (VALUES (1), (2), (1), (3), (1), (4), (2)) v(x);
 SELECT s FROM topk_small;

@@ -24,6 +24,13 @@
 --        (SELECT topk_agg(x, 3) FROM unnest('{1,2,1,3,1,4,2}'::int[]) x)),
 --       ('integer: least(i mod 17, i mod 23, i mod 31) for i = 1..1000, 10 counters',
 --        (SELECT topk_agg(least(i % 17, i % 23, i % 31), 10) FROM generate_series(1, 1000) i)),
+--       ('integer: 1..40 once each, 3 counters',
+--        (SELECT topk_agg(i, 3 ORDER BY i) FROM generate_series(1, 40) i)),
+--       ('integer: (i * i) % 11 for i = 1..300, 2 counters',
+--        (SELECT topk_agg((i * i) % 11, 2 ORDER BY i) FROM generate_series(1, 300) i)),
+--       ('integer: 3 1 7 1 1 6 2 2 2 2 2 2 3 3 4 8 3 8 3 4 4, 1 counter (a bisection)',
+--        (SELECT topk_agg(x, 1 ORDER BY o)
+--         FROM unnest('{3,1,7,1,1,6,2,2,2,2,2,2,3,3,4,8,3,8,3,4,4}'::int[]) WITH ORDINALITY u(x, o))),
 --       ('integer: ties listed by key bytes, 2 -1 256 1 with 4 counters',
 --        (SELECT topk_agg(x, 4) FROM unnest('{2,-1,256,1}'::int[]) x)),
 --       ('text: café x3, a x2, empty x1, b and c, 4 counters',

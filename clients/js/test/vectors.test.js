@@ -148,9 +148,9 @@ test('summaries of test/topksketch_v1.tsv: forms, items and info', () => {
 });
 
 test('format.md section 9 example summary', () => {
-  const text = 'topk:v1:integer:counters=3:entries=3:total=7:error=1:bytes=33:AwEIAQAAAAAAAAACAQgCAAAAAAAAAAEBCAQAAAAAAAAA';
+  const text = 'topk:v1:integer:counters=3:entries=3:total=7:error=1:bytes=33:AwEIAQAAAAAAAAACAQgCAAAAAAAAAAEBCAMAAAAAAAAA';
   const items = TopKSketch.fromText(text).items();
-  assert.deepEqual(items.map((i) => [i.value, i.count, i.upperBound]), [[1n, 3n, 3n], [2n, 2n, 2n], [4n, 1n, 1n]]);
+  assert.deepEqual(items.map((i) => [i.value, i.count, i.upperBound]), [[1n, 3n, 3n], [2n, 2n, 2n], [3n, 1n, 1n]]);
 });
 
 test('a partial state of bloom_fit_agg is read from text only, and used by nothing', () => {

@@ -245,6 +245,10 @@ TOPK_STREAMS = {
     "integer: 1 2 1 3 1 4 2 with 3 counters": (3, [1, 2, 1, 3, 1, 4, 2]),
     "integer: least(i mod 17, i mod 23, i mod 31) for i = 1..1000, 10 counters":
         (10, [min(i % 17, i % 23, i % 31) for i in range(1, 1001)]),
+    "integer: 1..40 once each, 3 counters": (3, list(range(1, 41))),
+    "integer: (i * i) % 11 for i = 1..300, 2 counters": (2, [(i * i) % 11 for i in range(1, 301)]),
+    "integer: 3 1 7 1 1 6 2 2 2 2 2 2 3 3 4 8 3 8 3 4 4, 1 counter (a bisection)":
+        (1, [3, 1, 7, 1, 1, 6, 2, 2, 2, 2, 2, 2, 3, 3, 4, 8, 3, 8, 3, 4, 4]),
 }
 
 

@@ -1,7 +1,7 @@
-"""A test-side Misra-Gries counter that writes summaries in the stored
-form, to rebuild vectors of test/topksketch_v1.tsv from their streams (the
-library reads summaries only): counting with the reduction deferred to 2c
-keys, then reduced to c, as docs/topk.md describes the aggregate."""
+"""A test-side heavy-hitters counter that writes summaries in the stored
+form, to rebuild vectors from their streams (the library reads summaries
+only): counting with up to 3c keys, reduced to 2c when full and to c when
+written, by the rule of docs/format.md section 9 (Merging)."""
 
 from bloomsketch import families as F
 from bloomsketch.codec import b64encode
@@ -18,35 +18,64 @@ def key_hash(key):
     return xxh3_64(key, 0)
 
 
+def salt_of(total):
+    """A reduction's salt: splitmix64's finaliser of the total counted."""
+    x = (total + 0x9E3779B97F4A7C15) & M64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & M64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & M64
+    return x ^ (x >> 31)
+
+
 class TopkBuilder:
     def __init__(self, counters, family):
         self.counters, self.family = counters, family
         self.total = self.error = 0
-        self.entries = {}          # key -> [count, lower]
+        self.entries = {}          # key -> [count, lower, text]
+
+    def _choose(self, keep, limit, salt):
+        """The keys kept when those whose counts exceed limit (None: none)
+        must stay, the rest ranked by larger lower, larger count, smaller
+        salted hash, smaller key; and the cut, the largest count dropped."""
+        forced = [k for k, e in self.entries.items() if limit is not None and e[0] > limit]
+        rest = sorted((k for k, e in self.entries.items() if limit is None or e[0] <= limit),
+                      key=lambda k: (-self.entries[k][1], -self.entries[k][0],
+                                     key_hash(k) ^ salt, k))
+        kept = forced + rest[:keep - len(forced)]
+        return kept, max(self.entries[k][0] for k in rest[keep - len(forced):])
+
+    def _fits(self, kept, cut):
+        """Whether the counts kept, cut, and the error grown by cut keep
+        sum of counts + (c + 1) * error <= total."""
+        counts = sum(self.entries[k][0] - (cut if self.entries[k][0] >= cut else 0) for k in kept)
+        return counts + (self.counters + 1) * (self.error + cut) <= self.total
 
     def reduce(self, keep):
-        """Down to keep keys (docs/format.md section 9, Merging): with L the
-        (keep + 1)-th largest count, the keys above L stay, then those of the
-        largest lower, count, smallest key hash, smallest key; the largest
-        count dropped is subtracted from every count of at least it and added
-        to the error."""
+        """Down to keep keys: those of the largest lower bounds when that
+        keeps the invariant, else a bisection on the count limit between the
+        (c + 1)-th largest count (which always keeps it) and the largest."""
         if len(self.entries) <= keep:
             return
-        cut = sorted((e[0] for e in self.entries.values()), reverse=True)[keep]
-        above = [k for k, e in self.entries.items() if e[0] > cut]
-        rest = sorted((k for k, e in self.entries.items() if e[0] <= cut),
-                      key=lambda k: (-self.entries[k][1], -self.entries[k][0], key_hash(k), k))
-        kept = above + rest[:keep - len(above)]
-        dropped = max(self.entries[k][0] for k in rest[keep - len(above):])
-        self.entries = {k: [self.entries[k][0] - (dropped if self.entries[k][0] >= dropped else 0),
+        salt = salt_of(self.total)
+        kept, cut = self._choose(keep, None, salt)
+        if not self._fits(kept, cut):
+            counts = sorted((e[0] for e in self.entries.values()), reverse=True)
+            low, high = counts[self.counters], counts[0]
+            while high - low > 1:
+                middle = low + (high - low) // 2
+                if self._fits(*self._choose(keep, middle, salt)):
+                    low = middle
+                else:
+                    high = middle
+            kept, cut = self._choose(keep, low, salt)
+        self.entries = {k: [self.entries[k][0] - (cut if self.entries[k][0] >= cut else 0),
                             self.entries[k][1], self.entries[k][2]] for k in kept}
-        self.error += dropped
+        self.error += cut
 
     def count(self, key, text=None):
         """One occurrence; text, for numeric, the value's spelling when it
         differs from the key (a key counted again keeps its smaller text)."""
-        if key not in self.entries and len(self.entries) == 2 * self.counters:
-            self.reduce(self.counters)
+        if key not in self.entries and len(self.entries) == 3 * self.counters:
+            self.reduce(2 * self.counters)
         e = self.entries.setdefault(key, [0, 0, text])
         if text is not None and e[2] is not None:
             e[2] = min(e[2], text)
