@@ -6,7 +6,8 @@
 #
 # For each version: the pure C core's unit tests, the format test vectors
 # (C core and the Python client), the pg_regress suite against a throwaway
-# server, the Python and JavaScript clients against it (15 only), dump/restore, a dump of 0.1.0 restored, a Citus cluster (15 and
+# server, the Python and JavaScript clients against it and the latter in
+# Chromium (15 only), dump/restore, a dump of 0.1.0 restored, a Citus cluster (15 and
 # 17; Citus 13.2 does not build for 18), a concurrent soak, the fuzzers, and
 # the Debian package built, installed in place of the source build, used and
 # purged (the source build is then installed again).  15 runs on this
@@ -193,6 +194,13 @@ if [ "$BS_PG_MAJOR" = 15 ]; then
 		passed=$((passed + 1)); echo "ok     $(tail -1 "$BS_ROOT/test/client_js.out")"
 	else
 		failed=$((failed + 1)); echo "FAILED JavaScript client"; tail -30 "$BS_ROOT/test/client_js.out"
+	fi
+	command -v chromium >/dev/null || bs_install_packages chromium
+	bs_log "JavaScript client in a browser: Chromium, headless, against docs/vectors"
+	if bash "$BS_ROOT/test/client_js_browser.sh" >"$BS_ROOT/test/client_js_browser.out" 2>&1; then
+		passed=$((passed + 1)); echo "ok     $(tail -1 "$BS_ROOT/test/client_js_browser.out")"
+	else
+		failed=$((failed + 1)); echo "FAILED JavaScript client in a browser"; tail -30 "$BS_ROOT/test/client_js_browser.out"
 	fi
 fi
 
