@@ -13,14 +13,16 @@
 #    the workers (worker_partial_agg with a typed overload, coord_combine_agg);
 #  * the same over columns of other types (arrays, jsonb, interval, ranges,
 #    time, inet): the same bytes, the rows gathered to the coordinator;
-#  * topk_agg (both arities) over the same columns, plain and GROUP BY g, and
+#  * topk_agg (both arities) and topk_weighted_agg over the same columns,
+#    plain and GROUP BY g, and
 #    topk_merge_agg over a distributed column of summaries: pushed down as
 #    the others, and every summary meets its guarantees against the exact
 #    counts of the local twin (its bytes may differ: docs/topk.md);
 #  * GROUP BY the distribution column (the whole aggregate on the workers),
 #    1.2 MB filters (bloom_agg's prefetch pipeline), and over a distributed
 #    column of filters and sketches: bloom_union_agg, bloom_intersect_agg,
-#    cms_merge_agg, the estimates, the per-row functions, a co-located join
+#    cms_merge_agg, the estimates, the per-row and element-wise functions, a
+#    co-located join
 #    and an UPDATE calling bloom_add and cms_add;
 #  * citext refused by every aggregate, pushed down or not.
 # Then prints what a partial state costs on the wire, per shard.
@@ -218,13 +220,13 @@ declare -A sql_type=([int2]=int2 [int4]=int4 [int8]=int8 [numeric]=numeric [floa
 topk_checks() { # GROUP COLUMN TYPE MODE
 	local grp=$1 c=$2 typ=$3 mode=$4 f tbl
 	for tbl in all few; do
-		for f in "topk_agg($c, 20)" "topk_agg($c, 5, 0.1)"; do
-			printf "SELECT check_topk(%s, %s, %s, %s, %s, %s, %s, %s, false);\n" "$(lit "$grp")" \
-				"$(lit "$f over $tbl")" "$(lit "SELECT 0 AS g, $f AS s FROM T")" "$(lit "$mode")" \
-				"$(lit "$tbl")" "$(lit "local_$tbl")" "$(lit "$c")" "$(lit "$typ")"
-			printf "SELECT check_topk(%s, %s, %s, %s, %s, %s, %s, %s, true);\n" "$(lit "$grp")" \
-				"$(lit "$f over $tbl, GROUP BY g")" "$(lit "SELECT g, $f AS s FROM T GROUP BY g ORDER BY g")" \
-				"$(lit "$mode")" "$(lit "$tbl")" "$(lit "local_$tbl")" "$(lit "$c")" "$(lit "$typ")"
+		for f in "topk_agg($c, 20)|1" "topk_agg($c, 5, 0.1)|1" "topk_weighted_agg($c, w, 20)|w"; do
+			printf "SELECT check_topk(%s, %s, %s, %s, %s, %s, %s, %s, false, %s);\n" "$(lit "$grp")" \
+				"$(lit "${f%|*} over $tbl")" "$(lit "SELECT 0 AS g, ${f%|*} AS s FROM T")" "$(lit "$mode")" \
+				"$(lit "$tbl")" "$(lit "local_$tbl")" "$(lit "$c")" "$(lit "$typ")" "$(lit "${f#*|}")"
+			printf "SELECT check_topk(%s, %s, %s, %s, %s, %s, %s, %s, true, %s);\n" "$(lit "$grp")" \
+				"$(lit "${f%|*} over $tbl, GROUP BY g")" "$(lit "SELECT g, ${f%|*} AS s FROM T GROUP BY g ORDER BY g")" \
+				"$(lit "$mode")" "$(lit "$tbl")" "$(lit "local_$tbl")" "$(lit "$c")" "$(lit "$typ")" "$(lit "${f#*|}")"
 		done
 	done
 }
@@ -271,6 +273,12 @@ topk_checks() { # GROUP COLUMN TYPE MODE
 		cms_merge(a.s, b.s), cms_inner_product(a.s, b.s) FROM T a JOIN T b ON a.id = b.id AND a.day = 0 AND b.day = 2
 		ORDER BY a.id" any sketches
 	q "functions" "rows selected by a filter" "SELECT id, day FROM T WHERE f @> 2000000014::bigint ORDER BY id, day" any sketches
+	q "functions" "element-wise functions" "SELECT id, day, bloom_contains_each(f, ARRAY[7, 1000000007, NULL]::int8[]),
+		bloom_contains_any(f, ARRAY[2000000014]::int8[]), bloom_contains_all(f, ARRAY[]::int8[]),
+		cms_estimate_each(s, ARRAY['user-5', 'user-7', NULL]), bloom_add_each(f, ARRAY[5, 6]::int8[]),
+		cms_add_each(s, ARRAY['x', 'y'], 2) FROM T ORDER BY id, day" any sketches
+	q "functions" "members of arrays, a row each" "SELECT id, day, m FROM T, bloom_members(f, ARRAY[7, 1000000007, 2000000014]::int8[]) m
+		ORDER BY id, day, m" any sketches
 	for tbl in dist_sketches local_sketches; do
 		echo "UPDATE $tbl SET f = bloom_add(f, 7::bigint), s = cms_add(s, 'x'::text, 3) WHERE day = 2;"
 	done
@@ -321,17 +329,18 @@ citext_setup=$(psql -c "CREATE EXTENSION citext" \
 	fail "citext: creating the table" "$citext_setup"
 citext_overloads=$(psql -Atc "SELECT string_agg(result, ',') FROM run_command_on_workers(
 	\$\$SELECT count(*) FROM pg_proc WHERE prokind = 'a' AND proargtypes[0] = 'citext'::regtype
-		AND proname IN ('bloom_agg', 'cms_agg', 'bloom_fit_agg', 'topk_agg')\$\$)" 2>&1) || true
+		AND proname IN ('bloom_agg', 'cms_agg', 'bloom_fit_agg', 'topk_agg', 'topk_weighted_agg')\$\$)" 2>&1) || true
 citext_bad=()
 # (GROUP BY the distribution column: the whole aggregate runs on the workers)
 for query in "bloom_agg(c, 100) FROM dist_citext" "cms_agg(c) FROM dist_citext" \
 	"bloom_fit_agg(c) FROM dist_citext" "topk_agg(c, 3) FROM dist_citext" \
+	"topk_weighted_agg(c, 2, 3) FROM dist_citext" \
 	"bloom_agg(t::citext, 100) FROM dist_citext" "cms_agg(c, 0.01, 0.01) FROM dist_citext GROUP BY id"; do
 	out=$(psql -c "SELECT $query" 2>&1) || true
 	grep -q "cannot hash values of type citext" <<<"$out" || citext_bad+=("$query: $out")
 done
-if [ ${#citext_bad[@]} -eq 0 ] && [ "$citext_overloads" = "12,12" ]; then
-	ok "citext: 6 distributed aggregates refused, refusing overloads on both workers"
+if [ ${#citext_bad[@]} -eq 0 ] && [ "$citext_overloads" = "14,14" ]; then
+	ok "citext: 7 distributed aggregates refused, refusing overloads on both workers"
 else
 	fail "citext" "overloads on the workers: $citext_overloads; ${citext_bad[*]:-}"
 fi

@@ -170,17 +170,19 @@ END
 $$;
 
 -- check_topk(group, what, query over "T", expected mode, table, exact, value,
--- type, grouped): a topksketch of the distributed table may have other bytes
+-- type, grouped[, weight]): a topksketch of the distributed table may have other bytes
 -- than that of the local twin (merged partial summaries depend on the split,
 -- docs/topk.md), so instead of comparing bytes this checks the guarantees of
 -- every summary the distributed query returns against the exact counts of
--- the expression `value` over the local table `exact`: its total is the
--- number of non-NULL values; each listed value, read back as `type`, has
+-- the expression `value` over the local table `exact` (each row counting
+-- `weight` times, rows with a NULL weight not at all, for topk_weighted_agg):
+-- its total is the number of non-NULL values counted; each listed value, read back as `type`, has
 -- lower_bound <= its count <= upper_bound; a value not listed occurs at most
 -- max_error and at most N/(c+1) times.  The query returns (g, s): with
 -- grouped, a summary of the rows of group g, else of all rows (g is 0).
 CREATE FUNCTION check_topk(grp text, what text, q text, want_mode text, tbl text,
-	exact text, value text, typ text, grouped boolean) RETURNS void LANGUAGE plpgsql AS $$
+	exact text, value text, typ text, grouped boolean, weight text DEFAULT '1')
+	RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
 	qd text := replace(q, ' T', ' dist_' || tbl);
 	r record;
@@ -195,8 +197,9 @@ BEGIN
 			END IF;
 			EXECUTE format($c$
 				WITH info AS (SELECT * FROM topk_info($1)),
-				counts AS (SELECT %1$s AS v, count(*) AS n FROM %2$s
-				           WHERE %1$s IS NOT NULL AND (NOT $2 OR g = $3) GROUP BY 1),
+				counts AS (SELECT %1$s AS v, sum(%4$s) AS n FROM %2$s
+				           WHERE %1$s IS NOT NULL AND %4$s IS NOT NULL AND (NOT $2 OR g = $3)
+				           GROUP BY 1),
 				listed AS (SELECT t.*, coalesce(c.n, 0) AS n
 				           FROM topk_items($1) t LEFT JOIN counts c ON c.v = t.value::%3$s)
 				SELECT (SELECT sum(n) FROM counts) = info.total
@@ -204,7 +207,7 @@ BEGIN
 					AND NOT EXISTS (SELECT 1 FROM counts c
 						WHERE NOT EXISTS (SELECT 1 FROM topk_items($1) t WHERE t.value::%3$s = c.v)
 						AND (c.n > info.max_error OR c.n * (info.counters + 1) > info.total))
-				FROM info $c$, value, exact, typ)
+				FROM info $c$, value, exact, typ, weight)
 			INTO holds USING r.s, grouped, r.g;
 			summaries := summaries + 1;
 			IF holds IS NOT TRUE THEN
