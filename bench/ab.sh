@@ -114,7 +114,8 @@ install_as() {
 		relocatable = true
 	EOF
 	INSTALLED+=("$EXTDIR/$name.control")
-	# the install script and any update scripts (old: 0.1.0; new: 0.1.0 and 0.1.0--0.2.0)
+	# the install scripts and any update scripts (old: 0.1.0 and 0.1.0--0.2.0, or
+	# 0.1.0 alone; new: 0.1.0, 0.2.0 and 0.1.0--0.2.0)
 	for f in "$wt"/sql/bloomsketch--*.sql; do
 		base=$(basename "$f")
 		install -m 644 "$f" "$EXTDIR/$name--${base#bloomsketch--}"

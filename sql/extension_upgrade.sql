@@ -1,9 +1,10 @@
 -- The upgrade path: bloomsketch 0.1.0 updated to the default version holds
 -- exactly the objects, with the same comments, as a fresh install, and what
 -- was stored under 0.1.0 keeps its bytes and its answers.  (A fresh install
--- runs the 0.1.0 script and then the updates; the comparison guards the day
--- a complete install script joins them.)  Runs in a database of its own,
--- since it drops and recreates the extension.  test/upgrade_dump.sh takes
+-- runs the complete script, the update the 0.1.0 script and then the update
+-- script; scripts/compare_installs.sh compares every catalog fact of the
+-- two.)  Runs in a database of its own, since it drops and recreates the
+-- extension.  test/upgrade_dump.sh takes
 -- the other path, pg_dump and pg_restore, with values 0.1.0 itself wrote.
 \set regress_db :DBNAME
 CREATE DATABASE bs_upgrade;

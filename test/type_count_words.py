@@ -35,7 +35,9 @@ def sketch_types(root):
     names = []
     for script in sorted((root / "sql").glob("bloomsketch--*.sql")):
         for match in CREATE_TYPE.finditer(script.read_text(encoding="utf-8")):
-            if re.search(r"INTERNALLENGTH\s*=\s*VARIABLE", match.group(2), re.IGNORECASE):
+            # (a type is in both the complete script and the one that created it)
+            if (re.search(r"INTERNALLENGTH\s*=\s*VARIABLE", match.group(2), re.IGNORECASE)
+                    and match.group(1) not in names):
                 names.append(match.group(1))
     return names
 
