@@ -5,7 +5,8 @@ EXTENSION = bloomsketch
 MODULE_big = bloomsketch
 # The install scripts: 0.1.0 as released, then the current version's complete
 # script and the update to it, both written by scripts/gen_sql.py from
-# sql/src/ (`make sql` after editing those).
+# sql/src/ (`make sql` after editing those; `make sql-check` fails when a
+# committed one differs).
 DATA = sql/bloomsketch--0.1.0.sql sql/bloomsketch--0.2.0.sql sql/bloomsketch--0.1.0--0.2.0.sql
 
 CORE_OBJS = src/core/bs_error.o src/core/bs_poll.o src/core/bs_primes.o src/core/bs_base64.o src/core/bs_codec_util.o \
@@ -71,13 +72,16 @@ override BITCODE_CFLAGS += -ffp-contract=off
 $(OBJS): $(wildcard $(srcdir)/src/core/*.h $(srcdir)/src/pg/*.h)
 
 # The pure C core's unit tests, outside the server.
-.PHONY: check-core print-regress sql
+.PHONY: check-core print-regress sql sql-check
 check-core:
 	$(MAKE) -C test run
 
 print-regress:
 	@echo $(REGRESS)
 
-# Regenerate the install scripts from sql/src/.
+# Regenerate the install scripts from sql/src/, or check that they are current.
 sql:
 	python3 $(srcdir)/scripts/gen_sql.py
+
+sql-check:
+	python3 $(srcdir)/scripts/gen_sql.py --check

@@ -114,6 +114,13 @@ passed=0
 failed=0
 skipped=0
 
+bs_log "the install scripts are what scripts/gen_sql.py makes of sql/src/"
+if python3 "$BS_ROOT/scripts/gen_sql.py" --check >"$BS_ROOT/test/gen_sql.out" 2>&1; then
+	passed=$((passed + 1)); echo "ok     install scripts: $(tail -1 "$BS_ROOT/test/gen_sql.out")"
+else
+	failed=$((failed + 1)); echo "FAILED install scripts"; tail -20 "$BS_ROOT/test/gen_sql.out"
+fi
+
 bs_log "core unit tests"
 if make -C "$BS_ROOT/test" -s run PG_CONFIG=$PG_BIN/pg_config >"$BS_ROOT/test/core.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     core unit tests"
