@@ -102,7 +102,7 @@ pushes them down (as bloom_agg's, typed_bloom_agg.sql).""",
     },
 }
 # bloom_fit_agg's comment names the rate each argument list sets.
-FIT_RATES = {"": " at a 1%% false-positive rate", "fpr float8": " at false-positive rate fpr",
+FIT_RATES = {"": " at a 1% false-positive rate", "fpr float8": " at false-positive rate fpr",
              "fpr float8, max_bits bigint": " at false-positive rate fpr, never larger than max_bits"}
 
 

@@ -229,7 +229,7 @@ CREATE AGGREGATE bloom_fit_agg(value anyelement) (
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE bloom_fit_agg(anyelement) IS
-	'a bloomfilter of the non-NULL  values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL values sized for the distinct values received at a 1% false-positive rate';
 
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value anyelement, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
@@ -243,7 +243,7 @@ CREATE AGGREGATE bloom_fit_agg(value anyelement, fpr float8) (
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE bloom_fit_agg(anyelement, float8) IS
-	'a bloomfilter of the non-NULL  values sized for the distinct values received at false-positive rate fpr';
+	'a bloomfilter of the non-NULL values sized for the distinct values received at false-positive rate fpr';
 
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value anyelement, fpr float8, max_bits bigint) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
@@ -257,7 +257,7 @@ CREATE AGGREGATE bloom_fit_agg(value anyelement, fpr float8, max_bits bigint) (
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE bloom_fit_agg(anyelement, float8, bigint) IS
-	'a bloomfilter of the non-NULL  values sized for the distinct values received at false-positive rate fpr, never larger than max_bits';
+	'a bloomfilter of the non-NULL values sized for the distinct values received at false-positive rate fpr, never larger than max_bits';
 
 -- ---- Many values in one call (element-wise functions) ----
 -- Each takes an array and works on its elements, in storage order (a
@@ -1132,7 +1132,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, smallint) IS
 CREATE AGGREGATE bloom_fit_agg(value smallint) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(smallint) IS
-	'a bloomfilter of the non-NULL smallint values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL smallint values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value smallint, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, smallint, float8) IS
@@ -1158,7 +1158,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, integer) IS
 CREATE AGGREGATE bloom_fit_agg(value integer) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(integer) IS
-	'a bloomfilter of the non-NULL integer values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL integer values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value integer, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, integer, float8) IS
@@ -1184,7 +1184,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, bigint) IS
 CREATE AGGREGATE bloom_fit_agg(value bigint) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(bigint) IS
-	'a bloomfilter of the non-NULL bigint values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL bigint values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value bigint, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, bigint, float8) IS
@@ -1210,7 +1210,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, numeric) IS
 CREATE AGGREGATE bloom_fit_agg(value numeric) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(numeric) IS
-	'a bloomfilter of the non-NULL numeric values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL numeric values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value numeric, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, numeric, float8) IS
@@ -1236,7 +1236,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, real) IS
 CREATE AGGREGATE bloom_fit_agg(value real) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(real) IS
-	'a bloomfilter of the non-NULL real values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL real values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value real, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, real, float8) IS
@@ -1262,7 +1262,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, double precision) IS
 CREATE AGGREGATE bloom_fit_agg(value double precision) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(double precision) IS
-	'a bloomfilter of the non-NULL double precision values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL double precision values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value double precision, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, double precision, float8) IS
@@ -1288,7 +1288,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, text) IS
 CREATE AGGREGATE bloom_fit_agg(value text) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(text) IS
-	'a bloomfilter of the non-NULL text values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL text values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value text, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, text, float8) IS
@@ -1314,7 +1314,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, varchar) IS
 CREATE AGGREGATE bloom_fit_agg(value varchar) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(varchar) IS
-	'a bloomfilter of the non-NULL varchar values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL varchar values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value varchar, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, varchar, float8) IS
@@ -1340,7 +1340,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, bpchar) IS
 CREATE AGGREGATE bloom_fit_agg(value bpchar) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(bpchar) IS
-	'a bloomfilter of the non-NULL bpchar values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL bpchar values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value bpchar, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, bpchar, float8) IS
@@ -1366,7 +1366,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, name) IS
 CREATE AGGREGATE bloom_fit_agg(value name) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(name) IS
-	'a bloomfilter of the non-NULL name values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL name values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value name, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, name, float8) IS
@@ -1392,7 +1392,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, "char") IS
 CREATE AGGREGATE bloom_fit_agg(value "char") (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg("char") IS
-	'a bloomfilter of the non-NULL "char" values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL "char" values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value "char", fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, "char", float8) IS
@@ -1418,7 +1418,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, bytea) IS
 CREATE AGGREGATE bloom_fit_agg(value bytea) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(bytea) IS
-	'a bloomfilter of the non-NULL bytea values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL bytea values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value bytea, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, bytea, float8) IS
@@ -1444,7 +1444,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, uuid) IS
 CREATE AGGREGATE bloom_fit_agg(value uuid) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(uuid) IS
-	'a bloomfilter of the non-NULL uuid values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL uuid values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value uuid, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, uuid, float8) IS
@@ -1470,7 +1470,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, date) IS
 CREATE AGGREGATE bloom_fit_agg(value date) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(date) IS
-	'a bloomfilter of the non-NULL date values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL date values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value date, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, date, float8) IS
@@ -1496,7 +1496,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, timestamp) IS
 CREATE AGGREGATE bloom_fit_agg(value timestamp) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(timestamp) IS
-	'a bloomfilter of the non-NULL timestamp values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL timestamp values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value timestamp, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, timestamp, float8) IS
@@ -1522,7 +1522,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, timestamptz) IS
 CREATE AGGREGATE bloom_fit_agg(value timestamptz) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(timestamptz) IS
-	'a bloomfilter of the non-NULL timestamptz values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL timestamptz values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value timestamptz, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, timestamptz, float8) IS
@@ -1548,7 +1548,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, boolean) IS
 CREATE AGGREGATE bloom_fit_agg(value boolean) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(boolean) IS
-	'a bloomfilter of the non-NULL boolean values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL boolean values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value boolean, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, boolean, float8) IS

@@ -503,7 +503,7 @@ CREATE AGGREGATE bloom_fit_agg(value anyelement) (
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE bloom_fit_agg(anyelement) IS
-	'a bloomfilter of the non-NULL  values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL values sized for the distinct values received at a 1% false-positive rate';
 
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value anyelement, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
@@ -517,7 +517,7 @@ CREATE AGGREGATE bloom_fit_agg(value anyelement, fpr float8) (
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE bloom_fit_agg(anyelement, float8) IS
-	'a bloomfilter of the non-NULL  values sized for the distinct values received at false-positive rate fpr';
+	'a bloomfilter of the non-NULL values sized for the distinct values received at false-positive rate fpr';
 
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value anyelement, fpr float8, max_bits bigint) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
@@ -531,7 +531,7 @@ CREATE AGGREGATE bloom_fit_agg(value anyelement, fpr float8, max_bits bigint) (
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE bloom_fit_agg(anyelement, float8, bigint) IS
-	'a bloomfilter of the non-NULL  values sized for the distinct values received at false-positive rate fpr, never larger than max_bits';
+	'a bloomfilter of the non-NULL values sized for the distinct values received at false-positive rate fpr, never larger than max_bits';
 
 -- ---- Many values in one call (element-wise functions) ----
 -- Each takes an array and works on its elements, in storage order (a

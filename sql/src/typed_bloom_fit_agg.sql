@@ -13,7 +13,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, smallint) IS
 CREATE AGGREGATE bloom_fit_agg(value smallint) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(smallint) IS
-	'a bloomfilter of the non-NULL smallint values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL smallint values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value smallint, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, smallint, float8) IS
@@ -39,7 +39,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, integer) IS
 CREATE AGGREGATE bloom_fit_agg(value integer) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(integer) IS
-	'a bloomfilter of the non-NULL integer values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL integer values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value integer, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, integer, float8) IS
@@ -65,7 +65,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, bigint) IS
 CREATE AGGREGATE bloom_fit_agg(value bigint) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(bigint) IS
-	'a bloomfilter of the non-NULL bigint values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL bigint values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value bigint, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, bigint, float8) IS
@@ -91,7 +91,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, numeric) IS
 CREATE AGGREGATE bloom_fit_agg(value numeric) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(numeric) IS
-	'a bloomfilter of the non-NULL numeric values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL numeric values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value numeric, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, numeric, float8) IS
@@ -117,7 +117,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, real) IS
 CREATE AGGREGATE bloom_fit_agg(value real) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(real) IS
-	'a bloomfilter of the non-NULL real values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL real values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value real, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, real, float8) IS
@@ -143,7 +143,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, double precision) IS
 CREATE AGGREGATE bloom_fit_agg(value double precision) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(double precision) IS
-	'a bloomfilter of the non-NULL double precision values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL double precision values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value double precision, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, double precision, float8) IS
@@ -169,7 +169,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, text) IS
 CREATE AGGREGATE bloom_fit_agg(value text) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(text) IS
-	'a bloomfilter of the non-NULL text values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL text values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value text, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, text, float8) IS
@@ -195,7 +195,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, varchar) IS
 CREATE AGGREGATE bloom_fit_agg(value varchar) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(varchar) IS
-	'a bloomfilter of the non-NULL varchar values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL varchar values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value varchar, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, varchar, float8) IS
@@ -221,7 +221,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, bpchar) IS
 CREATE AGGREGATE bloom_fit_agg(value bpchar) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(bpchar) IS
-	'a bloomfilter of the non-NULL bpchar values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL bpchar values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value bpchar, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, bpchar, float8) IS
@@ -247,7 +247,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, name) IS
 CREATE AGGREGATE bloom_fit_agg(value name) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(name) IS
-	'a bloomfilter of the non-NULL name values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL name values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value name, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, name, float8) IS
@@ -273,7 +273,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, "char") IS
 CREATE AGGREGATE bloom_fit_agg(value "char") (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg("char") IS
-	'a bloomfilter of the non-NULL "char" values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL "char" values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value "char", fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, "char", float8) IS
@@ -299,7 +299,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, bytea) IS
 CREATE AGGREGATE bloom_fit_agg(value bytea) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(bytea) IS
-	'a bloomfilter of the non-NULL bytea values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL bytea values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value bytea, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, bytea, float8) IS
@@ -325,7 +325,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, uuid) IS
 CREATE AGGREGATE bloom_fit_agg(value uuid) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(uuid) IS
-	'a bloomfilter of the non-NULL uuid values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL uuid values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value uuid, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, uuid, float8) IS
@@ -351,7 +351,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, date) IS
 CREATE AGGREGATE bloom_fit_agg(value date) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(date) IS
-	'a bloomfilter of the non-NULL date values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL date values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value date, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, date, float8) IS
@@ -377,7 +377,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, timestamp) IS
 CREATE AGGREGATE bloom_fit_agg(value timestamp) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(timestamp) IS
-	'a bloomfilter of the non-NULL timestamp values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL timestamp values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value timestamp, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, timestamp, float8) IS
@@ -403,7 +403,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, timestamptz) IS
 CREATE AGGREGATE bloom_fit_agg(value timestamptz) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(timestamptz) IS
-	'a bloomfilter of the non-NULL timestamptz values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL timestamptz values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value timestamptz, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, timestamptz, float8) IS
@@ -429,7 +429,7 @@ COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, boolean) IS
 CREATE AGGREGATE bloom_fit_agg(value boolean) (
 	SFUNC = bloom_fit_agg_trans, STYPE = bloomfilter, SSPACE = 16440, FINALFUNC = bloom_fit_agg_final, COMBINEFUNC = bloom_fit_agg_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE bloom_fit_agg(boolean) IS
-	'a bloomfilter of the non-NULL boolean values sized for the distinct values received at a 1%% false-positive rate';
+	'a bloomfilter of the non-NULL boolean values sized for the distinct values received at a 1% false-positive rate';
 CREATE FUNCTION bloom_fit_agg_trans(state bloomfilter, value boolean, fpr float8) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 5;
 COMMENT ON FUNCTION bloom_fit_agg_trans(bloomfilter, boolean, float8) IS
