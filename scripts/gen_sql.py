@@ -132,7 +132,7 @@ def typed_overload(spec, agg, value_type, args):
             f"\t{quote(spec['agg_comment'].format(**fields))};\n")
 
 
-def typed_file(name, spec):
+def typed_file(spec):
     doc = "".join(f"-- {line}".rstrip() + "\n" for line in spec["doc"].split("\n"))
     parts = [GENERATED.format(what="its TYPED table"), doc, "\n-- @since 0.2.0\n"]
     for agg, forms in spec["aggregates"]:
@@ -195,7 +195,7 @@ def default_version():
 
 def generated_files():
     """Every generated file's path and the text the sources give it."""
-    files = {SRC / name: typed_file(name, spec) for name, spec in TYPED.items()}
+    files = {SRC / name: typed_file(spec) for name, spec in TYPED.items()}
     sources = {name: (SRC / name).read_text(encoding="utf-8")
                for name in SOURCES + [UPGRADE_PREAMBLE] if SRC / name not in files}
     sources.update({path.name: text for path, text in files.items()})
