@@ -4,7 +4,8 @@
  * sketch column, and the exact bytes and text of whole filters and sketches
  * built from the vectors' canonical bytes (and read back through the
  * validator).  docs/format.md specifies what the vectors hold; the server's
- * canonical bytes are checked against them by sql/format_vectors.sql.
+ * canonical bytes are checked against them by
+ * test/regress/sql/format_vectors.sql.
  *
  *   ./test_vectors [directory of the .tsv files, default ../docs/vectors]
  */

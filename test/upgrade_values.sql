@@ -7,8 +7,8 @@
 -- the same members found, the same false positives among 2,000 non-members,
 -- the same count-min estimates.
 --
--- Used by sql/extension_upgrade.sql (0.1.0's SQL objects over the current
--- library, updated in place), test/upgrade_dump.sh (dumped and restored) and
+-- Used by test/regress/sql/extension_upgrade.sql (0.1.0's SQL objects over
+-- the current library, updated in place), test/upgrade_dump.sh (dumped and restored) and
 -- test/upgrade_fixture.sh, which ran it under the 0.1.0 release itself to
 -- make test/bloomsketch-0.1.0.dump.
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The Python client (clients/python/bloomsketch) against the test vectors
 of docs/vectors/, which the C core (test/test_vectors.c) and the server
-(sql/format_vectors.sql) also pass: canonical bytes and family tokens of
-every value, positions and columns, whole filters and sketches built,
-written, read back and probed; the self-sized filters of bloom_fit_agg
+(test/regress/sql/format_vectors.sql) also pass: canonical bytes and
+family tokens of every value, positions and columns, whole filters and
+sketches built, written, read back and probed; the self-sized filters of bloom_fit_agg
 rebuilt from their values, partial state and final filter, byte for byte,
 and their unions and intersections; the summaries the server wrote in
 test/topksketch_v1.tsv read and listed, two of them rebuilt from their
