@@ -40,10 +40,13 @@ SELECT count(*) AS shards,
        cms_merge_agg(ids_bytea::cmsketch) = (SELECT id_counts FROM dist_whole) AS ids_identical
 FROM dist_cms_partials;
 
--- And through binary COPY: out of the shards, into the coordinator.
+-- And through binary COPY: out of the shards, into the coordinator.  The
+-- file is in this run's results/ (pg_regress exports PG_ABS_BUILDDIR, and
+-- \copy takes no psql variables, so the shell of PROGRAM reads it), where
+-- no other run, concurrent or by another user, writes.
 CREATE TABLE dist_binary_shipped (shard bigint, f bloomfilter, c cmsketch);
-\copy (SELECT (abs(hashint8(id)) % 4)::bigint, bloom_agg(id, 200000), cms_agg(name) FROM dist_events GROUP BY 1) TO '/tmp/bloomsketch_dist_partials.copy' WITH (FORMAT binary)
-\copy dist_binary_shipped FROM '/tmp/bloomsketch_dist_partials.copy' WITH (FORMAT binary)
+\copy (SELECT (abs(hashint8(id)) % 4)::bigint, bloom_agg(id, 200000), cms_agg(name) FROM dist_events GROUP BY 1) TO PROGRAM 'cat > "$PG_ABS_BUILDDIR/results/bloomfilter_distributed.copy"' WITH (FORMAT binary)
+\copy dist_binary_shipped FROM PROGRAM 'cat "$PG_ABS_BUILDDIR/results/bloomfilter_distributed.copy"' WITH (FORMAT binary)
 SELECT count(*) AS shards,
        bloom_union_agg(f) = (SELECT ids FROM dist_whole) AS filters_identical,
        cms_merge_agg(c) = (SELECT name_counts FROM dist_whole) AS sketches_identical
