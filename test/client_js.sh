@@ -34,7 +34,7 @@ cp "$repo"/clients/js/test/*.test.js "$repo"/clients/js/test/*.mjs "$repo"/clien
 set +e
 (
 	cd "$project"
-	BLOOMSKETCH_SERVER_TESTS=1 PG_BIN=$PG_BIN BS_VECTORS=$repo/docs/vectors BS_REPO_TEST=$repo/test \
+	BLOOMSKETCH_SERVER_TESTS=1 PG_BIN=$PG_BIN BS_VECTORS=$repo/docs/vectors BS_REPO_TEST=$repo/test/data \
 		node --test --test-reporter=tap test/*.test.js
 ) >"$work/node.log" 2>&1
 code=$?

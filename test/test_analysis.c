@@ -11,11 +11,12 @@
  * analysis through src/core/bs_analysis_internal.h)
  *
  * (an optional argument names the reference file; by default
- * test/analysis_reference.txt, or analysis_reference.txt when run from test/).
+ * test/data/analysis_reference.txt, or data/analysis_reference.txt when run
+ * from test/).
  * Prints "analysis: N checks, M failed" and exits non-zero when M > 0.
  *
  * What is checked:
- *	A. every case of test/analysis_reference.txt (exact rationals for
+ *	A. every case of test/data/analysis_reference.txt (exact rationals for
  *	   m <= 5000 and nk <= 50000, 60-digit mpmath values beyond): relative
  *	   error <= 1e-9 small, <= 1e-6 large; rates below the double range are
  *	   compared through their logarithms, and must come out as 0 (or
@@ -194,9 +195,9 @@ open_reference(int argc, char **argv)
 
 	if (argc > 1)
 		return fopen(argv[1], "r");
-	f = fopen("test/analysis_reference.txt", "r");
+	f = fopen("test/data/analysis_reference.txt", "r");
 	if (f == NULL)
-		f = fopen("analysis_reference.txt", "r");
+		f = fopen("data/analysis_reference.txt", "r");
 	return f;
 }
 
@@ -208,7 +209,7 @@ main(int argc, char **argv)
 
 	if (ref == NULL)
 	{
-		printf("cannot open the reference file (test/analysis_reference.txt)\n");
+		printf("cannot open the reference file (test/data/analysis_reference.txt)\n");
 		check(0, "reference file");
 	}
 	else

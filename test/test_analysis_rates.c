@@ -1,6 +1,6 @@
 /*
  * test_analysis_rates.c — checks of the exact false-positive rates: A. the
- * cases of test/analysis_reference.txt, B. a dense sample of the small
+ * cases of test/data/analysis_reference.txt, B. a dense sample of the small
  * range against independent occupancy chains, C. the bounds L <= f <= U.
  */
 #include "test_analysis.h"

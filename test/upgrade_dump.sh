@@ -2,11 +2,11 @@
 # A pg_dump of a bloomsketch 0.1.0 database restores (pg_restore) into a
 # server that has the current version installed, at the current version, and
 # every value comes back byte for byte and gives the answers it gave under
-# 0.1.0 (test/upgrade_values.sql: every probing scheme, ten value families,
+# 0.1.0 (test/data/upgrade_values.sql: every probing scheme, ten value families,
 # count-min sketches, a view, indexes and a materialized view).
 #
 # Two such dumps:
-#  1. test/bloomsketch-0.1.0.dump, made by the 0.1.0 release itself on
+#  1. test/data/bloomsketch-0.1.0.dump, made by the 0.1.0 release itself on
 #     PostgreSQL 15 (test/upgrade_fixture.sh), so its values are in format
 #     version 1 and restore across major versions too.  Its table
 #     upgrade_answers_010 holds 0.1.0's answers.  Filters and sketches of
@@ -84,7 +84,7 @@ SQL
 
 # 1. The database 0.1.0 itself made and pg_dump wrote.
 other=7 # of its values, 6 filters and 1 sketch are of family other
-if restore bs_upgrade_fixture "$ROOT/test/bloomsketch-0.1.0.dump"; then
+if restore bs_upgrade_fixture "$ROOT/test/data/bloomsketch-0.1.0.dump"; then
 	format=$(psql -At -d bs_upgrade_fixture -c "SELECT string_agg(DISTINCT v::text, ',') FROM (
 		SELECT (bloom_info(f)).format_version FROM upgrade_sketches WHERE f IS NOT NULL
 		UNION ALL SELECT (cms_info(c)).format_version FROM upgrade_sketches WHERE c IS NOT NULL) t(v)")
@@ -102,7 +102,7 @@ fi
 (cd "$ROOT" && psql -d bs_upgrade_src <<'SQL'
 SET client_min_messages = warning;
 CREATE EXTENSION bloomsketch VERSION '0.1.0';
-\i test/upgrade_values.sql
+\i test/data/upgrade_values.sql
 CREATE TABLE upgrade_answers_010 AS SELECT * FROM upgrade_answers();
 SQL
 ) >"$work/src.log" 2>&1 || { echo "FAILED making the 0.1.0 database:"; tail -20 "$work/src.log"; exit 1; }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Makes test/bloomsketch-0.1.0.dump, the database of bloomsketch 0.1.0 that
+# Makes test/data/bloomsketch-0.1.0.dump, the database of bloomsketch 0.1.0 that
 # test/upgrade_dump.sh restores into the current version: the release itself
 # (its last commit, RELEASE below, taken from this repository's history) built
-# for PostgreSQL 15, test/upgrade_values.sql run under it, and pg_dump in
+# for PostgreSQL 15, test/data/upgrade_values.sql run under it, and pg_dump in
 # custom format.  The values it holds are those 0.1.0 wrote (format version
 # 1), and the table upgrade_answers_010 the answers 0.1.0 gave about them.
 # The test suite does not run this script; it was run once to make the file.
@@ -18,7 +18,7 @@ source "$(dirname "$0")/../scripts/lib.sh"
 bs_require_root "$@"
 
 RELEASE=96502f5 # bench/README.md: "0.1.0's last commit"
-OUT=$BS_ROOT/test/bloomsketch-0.1.0.dump
+OUT=$BS_ROOT/test/data/bloomsketch-0.1.0.dump
 
 work=$(mktemp -d /tmp/bloomsketch-fixture.XXXXXX)
 chmod 755 "$work"
@@ -47,7 +47,7 @@ bs_start_server
 trap 'bs_stop_server; rm -rf "$work"' EXIT # bs_start_server set its own
 psql() { "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
 psql -c "CREATE DATABASE bs_fixture"
-# psql reads test/upgrade_values.sql from the top directory
+# psql reads test/data/upgrade_values.sql from the top directory
 (cd "$BS_ROOT" && psql -d bs_fixture <<'SQL'
 CREATE EXTENSION bloomsketch;
 DO $$
@@ -58,7 +58,7 @@ BEGIN
 	END IF;
 END
 $$;
-\i test/upgrade_values.sql
+\i test/data/upgrade_values.sql
 CREATE TABLE upgrade_answers_010 AS SELECT * FROM upgrade_answers();
 SQL
 )

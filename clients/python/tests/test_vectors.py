@@ -1,4 +1,4 @@
-"""The vectors of docs/vectors and test/topksketch_v1.tsv, without a server
+"""The vectors of docs/vectors and test/data/topksketch_v1.tsv, without a server
 (check_vectors.py; also run by `make -C test vectors`)."""
 
 import check_vectors

@@ -1,4 +1,4 @@
--- Values stored by this version stay readable: test/bloomfilter_v1.tsv holds
+-- Values stored by this version stay readable: test/data/bloomfilter_v1.tsv holds
 -- filters written in format version 1 (text form, one per line) when the
 -- format was introduced.  Reading them must give the identical text back and
 -- the same answers.  A later format version must keep this test passing
@@ -8,9 +8,9 @@ CREATE EXTENSION IF NOT EXISTS bloomsketch;
 RESET client_min_messages;
 
 CREATE TABLE fmt_v1 (what text, f bloomfilter);
-\copy fmt_v1 FROM 'test/bloomfilter_v1.tsv'
+\copy fmt_v1 FROM 'test/data/bloomfilter_v1.tsv'
 CREATE TABLE fmt_v1_text (what text, t text);
-\copy fmt_v1_text FROM 'test/bloomfilter_v1.tsv'
+\copy fmt_v1_text FROM 'test/data/bloomfilter_v1.tsv'
 
 SELECT what, b.format_version, b.family,
        b.bits, b.hashes, b.seed, b.items_added, f::text = t AS identical_text
@@ -77,14 +77,14 @@ SELECT bloom_union_cardinality(:'new_text', :'old_text');
 DROP DATABASE bs_format_latin1;
 DROP TABLE fmt_v1_v2_text;
 
--- test/bloomfilter_v2.tsv holds filters written in format version 2 when it
+-- test/data/bloomfilter_v2.tsv holds filters written in format version 2 when it
 -- was introduced: text as UTF-8 and family other through canonical forms
 -- (docs/values.md).  The same text comes back and the same values
 -- are found.
 CREATE TABLE fmt_v2 (what text, f bloomfilter);
-\copy fmt_v2 FROM 'test/bloomfilter_v2.tsv'
+\copy fmt_v2 FROM 'test/data/bloomfilter_v2.tsv'
 CREATE TABLE fmt_v2_text (what text, t text);
-\copy fmt_v2_text FROM 'test/bloomfilter_v2.tsv'
+\copy fmt_v2_text FROM 'test/data/bloomfilter_v2.tsv'
 SELECT what, b.format_version, b.family, b.bits, b.hashes, b.items_added, f::text = t AS identical_text
 FROM fmt_v2 JOIN fmt_v2_text USING (what), LATERAL bloom_info(f) b
 ORDER BY what;

@@ -1,5 +1,5 @@
 -- Stored count-min sketches stay readable (docs/format.md, "Format versions"):
--- test/cmsketch_v1.tsv holds sketches written in cmsketch format version 1,
+-- test/data/cmsketch_v1.tsv holds sketches written in cmsketch format version 1,
 -- one per line, in text form, with what they answered when they were
 -- written: the md5 of their serialized bytes (::bytea), their cms_info fields
 -- and the estimates of a few probe values.  Reading them must give the
@@ -51,7 +51,7 @@
 --                      WHEN 'numeric' THEN cms_estimate(s, p::numeric) END ORDER BY o)
 --             FROM unnest(probes) WITH ORDINALITY u(p, o)) AS estimates
 --     FROM v, LATERAL cms_info(s) i
---     ORDER BY what) TO STDOUT" > test/cmsketch_v1.tsv
+--     ORDER BY what) TO STDOUT" > test/data/cmsketch_v1.tsv
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS bloomsketch;
 RESET client_min_messages;
@@ -60,11 +60,11 @@ RESET client_min_messages;
 CREATE TABLE cms_v1 (what text, s cmsketch, bytes_md5 text, width integer, depth integer,
 	copies integer, epsilon float8, delta float8, seed bigint, family text, total bigint,
 	bytes bigint, probe_type text, probes text[], estimates bigint[]);
-\copy cms_v1 FROM 'test/cmsketch_v1.tsv'
+\copy cms_v1 FROM 'test/data/cmsketch_v1.tsv'
 CREATE TABLE cms_v1_text (what text, t text, bytes_md5 text, width integer, depth integer,
 	copies integer, epsilon float8, delta float8, seed bigint, family text, total bigint,
 	bytes bigint, probe_type text, probes text[], estimates bigint[]);
-\copy cms_v1_text FROM 'test/cmsketch_v1.tsv'
+\copy cms_v1_text FROM 'test/data/cmsketch_v1.tsv'
 SELECT count(*) AS sketches FROM cms_v1;
 
 -- What each sketch decodes to, and whether it is the value that was written:
@@ -146,13 +146,13 @@ SELECT overlay(t::cmsketch::bytea PLACING '\x03'::bytea FROM 1)::cmsketch FROM c
 
 DROP TABLE cms_v1, cms_v1_text;
 
--- test/cmsketch_v2.tsv holds sketches written in format version 2 when it
+-- test/data/cmsketch_v2.tsv holds sketches written in format version 2 when it
 -- was introduced (text as UTF-8, family other through canonical forms): the
 -- same text comes back and the same counts are found.
 CREATE TABLE cms_v2 (what text, s cmsketch);
-\copy cms_v2 FROM 'test/cmsketch_v2.tsv'
+\copy cms_v2 FROM 'test/data/cmsketch_v2.tsv'
 CREATE TABLE cms_v2_text (what text, t text);
-\copy cms_v2_text FROM 'test/cmsketch_v2.tsv'
+\copy cms_v2_text FROM 'test/data/cmsketch_v2.tsv'
 SELECT what, i.format_version, i.family, i.total, s::text = t AS identical_text
 FROM cms_v2 JOIN cms_v2_text USING (what), LATERAL cms_info(s) i ORDER BY what;
 SELECT (SELECT cms_estimate(s, 'caf' || chr(233)) FROM cms_v2 WHERE what LIKE 'text:%') AS cafe,

@@ -31,10 +31,10 @@ CREATE TABLE stored_under_010 AS
 SELECT bloom_agg(i, 100) AS f, cms_agg(i) AS s, bloom_add(bloom_create(10), 'abc') AS t
 FROM generate_series(1, 100) i;
 -- filters of every scheme and sketches, of ten value families, with the
--- answers 0.1.0's SQL objects give about them (test/upgrade_values.sql,
+-- answers 0.1.0's SQL objects give about them (test/data/upgrade_values.sql,
 -- read without echo)
 \set ECHO none
-\i test/upgrade_values.sql
+\i test/data/upgrade_values.sql
 \set ECHO all
 CREATE TABLE upgrade_answers_010 AS SELECT * FROM upgrade_answers();
 SELECT count(*) FILTER (WHERE f IS NOT NULL) AS filters, count(DISTINCT scheme) AS schemes,

@@ -1,5 +1,5 @@
 -- Stored heavy-hitters summaries stay readable (docs/format.md, "Format
--- versions"): test/topksketch_v1.tsv holds summaries written in topksketch
+-- versions"): test/data/topksketch_v1.tsv holds summaries written in topksketch
 -- format version 1, one per line, in text form, with what they answered
 -- then: the md5 of their serialized bytes (::bytea), their topk_info fields
 -- and their listed values with counts and bounds.  Reading them must give the
@@ -12,7 +12,7 @@
 --
 -- The file is generated, from the repository root, against a database with
 -- the extension, by this script, run as psql -X -q -v ON_ERROR_STOP=1 -f
--- script > test/topksketch_v1.tsv (columns: what, summary, bytes_md5,
+-- script > test/data/topksketch_v1.tsv (columns: what, summary, bytes_md5,
 -- counters, entries, total, max_error, family, bytes, items; the items as
 -- topk_items prints them under the settings the script sets):
 --
@@ -63,10 +63,10 @@ RESET client_min_messages;
 -- The same lines read twice: as summaries (topksketch text input) and as text.
 CREATE TABLE topk_v1 (what text, s topksketch, bytes_md5 text, counters integer, entries integer,
 	total bigint, max_error bigint, family text, bytes bigint, items text);
-\copy topk_v1 FROM 'test/topksketch_v1.tsv'
+\copy topk_v1 FROM 'test/data/topksketch_v1.tsv'
 CREATE TABLE topk_v1_text (what text, t text, bytes_md5 text, counters integer, entries integer,
 	total bigint, max_error bigint, family text, bytes bigint, items text);
-\copy topk_v1_text FROM 'test/topksketch_v1.tsv'
+\copy topk_v1_text FROM 'test/data/topksketch_v1.tsv'
 SELECT count(*) AS summaries FROM topk_v1;
 
 -- What each summary decodes to, and whether it is the value that was
