@@ -72,7 +72,7 @@ $(OBJS): $(wildcard $(srcdir)/src/core/*.h $(srcdir)/src/pg/*.h)
 # The pure C core's unit tests, outside the server.
 .PHONY: check-core print-regress
 check-core:
-	$(MAKE) -C test run
+	$(MAKE) -C test/unit run
 
 print-regress:
 	@echo $(REGRESS)

@@ -115,14 +115,14 @@ failed=0
 skipped=0
 
 bs_log "core unit tests"
-if make -C "$BS_ROOT/test" -s run PG_CONFIG=$PG_BIN/pg_config >"$BS_ROOT/test/core.out" 2>&1; then
+if make -C "$BS_ROOT/test/unit" -s run PG_CONFIG=$PG_BIN/pg_config >"$BS_ROOT/test/core.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     core unit tests"
 else
 	failed=$((failed + 1)); echo "FAILED core unit tests"; tail -20 "$BS_ROOT/test/core.out"
 fi
 
 bs_log "format test vectors: the C core and the Python reader against docs/vectors"
-if make -C "$BS_ROOT/test" -s vectors >"$BS_ROOT/test/vectors.out" 2>&1; then
+if make -C "$BS_ROOT/test/unit" -s vectors >"$BS_ROOT/test/vectors.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     format test vectors: $(tail -2 "$BS_ROOT/test/vectors.out" | paste -sd';' -)"
 else
 	failed=$((failed + 1)); echo "FAILED format test vectors"; tail -20 "$BS_ROOT/test/vectors.out"
@@ -143,7 +143,7 @@ else
 fi
 
 bs_log "exact-analysis accuracy tests (a few minutes)"
-if make -C "$BS_ROOT/test" -s analysis >"$BS_ROOT/test/analysis.out" 2>&1; then
+if make -C "$BS_ROOT/test/unit" -s analysis >"$BS_ROOT/test/analysis.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     exact-analysis accuracy tests: $(tail -1 "$BS_ROOT/test/analysis.out")"
 else
 	failed=$((failed + 1)); echo "FAILED exact-analysis accuracy tests"; tail -20 "$BS_ROOT/test/analysis.out"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The Python client (clients/python/bloomsketch) against the test vectors
-of docs/vectors/, which the C core (test/test_vectors.c) and the server
+of docs/vectors/, which the C core (test/unit/test_vectors.c) and the server
 (test/regress/sql/format_vectors.sql) also pass: canonical bytes and
 family tokens of every value, positions and columns, whole filters and
 sketches built, written, read back and probed; the self-sized filters of bloom_fit_agg

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write docs/vectors/*.tsv from the values and shapes listed here, with the
-Python client (clients/python).  The C core (test/test_vectors.c) and the
+Python client (clients/python).  The C core (test/unit/test_vectors.c) and the
 server (test/regress/sql/format_vectors.sql) check every line, so a
 vector that the client got wrong fails those tests; check_vectors.py checks the client
 against them.

@@ -1,5 +1,5 @@
 -- The server against the test vectors of docs/vectors/ (docs/format.md
--- specifies them; test/test_vectors.c checks the C core and the Python
+-- specifies them; test/unit/test_vectors.c checks the C core and the Python
 -- client, clients/python, an independent reader, against the same files).
 -- Here each value is built from its SQL expression, so what is checked is
 -- the server's canonical bytes and family tags: a value must set exactly

@@ -7,7 +7,7 @@
  * canonical bytes are checked against them by
  * test/regress/sql/format_vectors.sql.
  *
- *   ./test_vectors [directory of the .tsv files, default ../docs/vectors]
+ *   ./test_vectors [directory of the .tsv files, default ../../docs/vectors]
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -431,7 +431,7 @@ check_sketches(const char *dir)
 int
 main(int argc, char **argv)
 {
-	const char *dir = argc > 1 ? argv[1] : "../docs/vectors";
+	const char *dir = argc > 1 ? argv[1] : "../../docs/vectors";
 
 	load_values(dir);
 	check_positions(dir);

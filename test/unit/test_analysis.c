@@ -5,14 +5,14 @@
  *
  * Build and run from the repository root:
  *
- *	make -C test analysis
+ *	make -C test/unit analysis
  *
- * (with test/analysis_internal.c, which reaches internal functions of the
+ * (with test/unit/analysis_internal.c, which reaches internal functions of the
  * analysis through src/core/bs_analysis_internal.h)
  *
  * (an optional argument names the reference file; by default
- * test/data/analysis_reference.txt, or data/analysis_reference.txt when run
- * from test/).
+ * test/data/analysis_reference.txt, or ../data/analysis_reference.txt when
+ * run from test/unit/).
  * Prints "analysis: N checks, M failed" and exits non-zero when M > 0.
  *
  * What is checked:
@@ -197,7 +197,7 @@ open_reference(int argc, char **argv)
 		return fopen(argv[1], "r");
 	f = fopen("test/data/analysis_reference.txt", "r");
 	if (f == NULL)
-		f = fopen("data/analysis_reference.txt", "r");
+		f = fopen("../data/analysis_reference.txt", "r");
 	return f;
 }
 
