@@ -8,8 +8,8 @@
 -- the same count-min estimates.
 --
 -- Used by test/regress/sql/extension_upgrade.sql (0.1.0's SQL objects over
--- the current library, updated in place), test/upgrade_dump.sh (dumped and restored) and
--- test/upgrade_fixture.sh, which ran it under the 0.1.0 release itself to
+-- the current library, updated in place), test/harness/upgrade_dump.sh (dumped and restored) and
+-- test/harness/upgrade_fixture.sh, which ran it under the 0.1.0 release itself to
 -- make test/data/bloomsketch-0.1.0.dump.
 
 -- One row per value family: how to spell the i-th value.  Members are

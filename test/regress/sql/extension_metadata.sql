@@ -1,7 +1,7 @@
 -- What the catalog says about the extension's types matches what they do:
 -- each type's input function comment names the text form, with its format
 -- version, that the type's output writes today for a freshly built value.
--- (test/type_count_words.py checks the count of types in files and docs.)
+-- (test/harness/type_count_words.py checks the count of types in files and docs.)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS bloomsketch;
 RESET client_min_messages;

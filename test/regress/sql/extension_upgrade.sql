@@ -3,7 +3,7 @@
 -- was stored under 0.1.0 keeps its bytes and its answers.  (A fresh install
 -- runs the 0.1.0 script and then the updates; the comparison guards the day
 -- a complete install script joins them.)  Runs in a database of its own,
--- since it drops and recreates the extension.  test/upgrade_dump.sh takes
+-- since it drops and recreates the extension.  test/harness/upgrade_dump.sh takes
 -- the other path, pg_dump and pg_restore, with values 0.1.0 itself wrote.
 \set regress_db :DBNAME
 CREATE DATABASE bs_upgrade;

@@ -1,4 +1,4 @@
--- test/citus.sh: the tables and the comparison harness, run on the
+-- test/harness/citus.sh: the tables and the comparison harness, run on the
 -- coordinator.  Every distributed table dist_X has a local twin local_X
 -- holding the same rows; a check runs the same query over both and requires
 -- the same rows, byte for byte, and a plan of the expected shape.

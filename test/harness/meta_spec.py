@@ -41,7 +41,7 @@ And the couplings with the tree:
   requires; while that maintainer is a placeholder, the address is on the
   reserved .invalid domain, so that it reaches no one and says so.
 
-Usage: python3 test/meta_spec.py [repository root]
+Usage: python3 test/harness/meta_spec.py [repository root]
 Prints every violation and exits 1 if there is any.
 """
 import json
@@ -283,7 +283,7 @@ def check_debian_maintainer(meta, root, c):
 
 def main():
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else
-                        pathlib.Path(__file__).resolve().parent.parent)
+                        pathlib.Path(__file__).resolve().parents[2])
     c = Checker()
     try:
         meta = json.loads((root / "META.json").read_text(encoding="utf-8"))

@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # Makes test/data/bloomsketch-0.1.0.dump, the database of bloomsketch 0.1.0 that
-# test/upgrade_dump.sh restores into the current version: the release itself
+# test/harness/upgrade_dump.sh restores into the current version: the release itself
 # (its last commit, RELEASE below, taken from this repository's history) built
 # for PostgreSQL 15, test/data/upgrade_values.sql run under it, and pg_dump in
 # custom format.  The values it holds are those 0.1.0 wrote (format version
 # 1), and the table upgrade_answers_010 the answers 0.1.0 gave about them.
 # The test suite does not run this script; it was run once to make the file.
 #
-#   test/upgrade_fixture.sh          as root, on Debian 12 with postgresql-15
+#   test/harness/upgrade_fixture.sh          as root, on Debian 12 with postgresql-15
 #                                    and postgresql-server-dev-15
 #
 # Nothing is installed into the system's PostgreSQL: 0.1.0 goes into a copy
 # of PostgreSQL 15 in a temporary directory (Debian's build finds its share
 # and library directories relative to its binaries), whose server runs on a
 # private socket like the test suite's (BS_PG_PORT chooses the port).
-source "$(dirname "$0")/../scripts/lib.sh"
+source "$(dirname "$0")/../../scripts/lib.sh"
 bs_require_root "$@"
 
 RELEASE=96502f5 # bench/README.md: "0.1.0's last commit"

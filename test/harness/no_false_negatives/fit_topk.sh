@@ -1,7 +1,7 @@
-# Sourced by test/no_false_negatives.sh (which defines check, $DB and
+# Sourced by test/harness/no_false_negatives.sh (which defines check, $DB and
 # $PARALLEL_ON): the checks of self-sized filters by group and across sizes,
 # and of heavy-hitters summaries.  The checks of the other builders
-# (test/no_false_negatives.sh) build bloom_fit_agg filters too.
+# (test/harness/no_false_negatives.sh) build bloom_fit_agg filters too.
 
 # ===========================================================================
 echo "== bloom_fit_agg: groups of many sizes, unions and intersections across sizes"

@@ -7,7 +7,7 @@
 #
 # Two such dumps:
 #  1. test/data/bloomsketch-0.1.0.dump, made by the 0.1.0 release itself on
-#     PostgreSQL 15 (test/upgrade_fixture.sh), so its values are in format
+#     PostgreSQL 15 (test/harness/upgrade_fixture.sh), so its values are in format
 #     version 1 and restore across major versions too.  Its table
 #     upgrade_answers_010 holds 0.1.0's answers.  Filters and sketches of
 #     family other are the documented exception: version 1 hashed those
@@ -22,9 +22,9 @@
 # Prints one "ok"/"FAILED" line per check and exits non-zero on any failure.
 set -euo pipefail
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/${BS_PG_MAJOR:-15}/bin}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DBS=(bs_upgrade_fixture bs_upgrade_src bs_upgrade_restored)
-source "$ROOT/test/scratch_dbs.sh"
+source "$ROOT/test/harness/scratch_dbs.sh"
 status=0
 version=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" "$ROOT/bloomsketch.control")
 

@@ -1,4 +1,4 @@
--- Setup of the main (UTF8) database for test/no_false_negatives.sh: the value
+-- Setup of the main (UTF8) database for test/harness/no_false_negatives.sh: the value
 -- sets, the filters stored in tables and the helper functions the checks use.
 -- Every value set has columns (id, v, cnt): cnt is how often v occurs in the
 -- stream a count-min sketch is built from.  Unless a comment says otherwise the

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# test/sqlsmith.sh — random SQL over bloomfilter, cmsketch and topksketch
+# test/harness/sqlsmith.sh — random SQL over bloomfilter, cmsketch and topksketch
 # values with sqlsmith (Debian package sqlsmith).
 #
-#   test/sqlsmith.sh [MAX_QUERIES] [SECONDS]     (defaults 20000 and 180)
+#   test/harness/sqlsmith.sh [MAX_QUERIES] [SECONDS]     (defaults 20000 and 180)
 #
 # Creates a database with the extension and tables holding the three types next
 # to bigint, int, text, bytea, float, boolean, timestamptz and uuid columns
@@ -13,7 +13,7 @@
 # error (most are type or argument errors of random SQL, which is expected)
 # and, when the server log is readable, the SQLSTATEs of the errors raised
 # in the extension's own code.  Fails when the server crashed
-# (test/fuzz_watch.sh).
+# (test/harness/fuzz_watch.sh).
 #
 # Uses PGHOST/PGPORT/PGUSER (a superuser); BS_SERVER_LOG names the server
 # log; SQLSMITH_SEED (default 1) seeds sqlsmith's generator.
@@ -169,7 +169,7 @@ awk '/^queries: / { n = 0 } /^[0-9]+\t/ { lines[n++] = $0 }
 
 # The SQLSTATEs of errors raised in the extension's source files (server log).
 if [ -n "$WATCH_LOG" ]; then
-	ours=$(cd "$here/../src" && ls pg/*.c core/*.c 2>/dev/null | xargs -n1 basename | paste -sd'|')
+	ours=$(cd "$here/../../src" && ls pg/*.c core/*.c 2>/dev/null | xargs -n1 basename | paste -sd'|')
 	tail -c +"$((WATCH_LOG_SIZE + 1))" "$WATCH_LOG" | awk -v ours="$ours" '
 		match($0, /ERROR:  [0-9A-Z][0-9A-Z][0-9A-Z][0-9A-Z][0-9A-Z]: /) {
 			code = substr($0, RSTART + 8, 5)

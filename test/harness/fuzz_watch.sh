@@ -1,4 +1,4 @@
-# test/fuzz_watch.sh — sourced by test/mutation_fuzz.sh and test/sqlsmith.sh:
+# test/harness/fuzz_watch.sh — sourced by test/harness/mutation_fuzz.sh and test/harness/sqlsmith.sh:
 # notices whether the server crashed while they ran.  Three signs, each
 # enough on its own:
 #   - pg_postmaster_start_time() changed (the postmaster restarted);

@@ -27,7 +27,7 @@
 #  * citext refused by every aggregate, pushed down or not.
 # Then prints what a partial state costs on the wire, per shard.
 #
-#   PG_BIN=/usr/lib/postgresql/15/bin bash test/citus.sh
+#   PG_BIN=/usr/lib/postgresql/15/bin bash test/harness/citus.sh
 #
 # Environment: PG_BIN (default /usr/lib/postgresql/15/bin); BS_CITUS_TARBALL
 # (default ../shared/deps/citus-13.2.2.tar.gz beside the repository; missing
@@ -39,14 +39,14 @@
 # Prints one "ok"/"FAILED" line per group of checks and exits non-zero on
 # any failure.  About 3 minutes, plus about 3 minutes for a first build.
 set -euo pipefail
-BS_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BS_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 PG_CONFIG=$PG_BIN/pg_config
 TARBALL=${BS_CITUS_TARBALL:-$BS_ROOT/../shared/deps/citus-13.2.2.tar.gz}
 CACHE=${BS_CITUS_CACHE:-/var/tmp/bs-citus-build}
 PORT=${BS_CITUS_PORT:-54410}
 ROWS=${BS_CITUS_ROWS:-200000}
-SQL_DIR=$BS_ROOT/test/citus
+SQL_DIR=$BS_ROOT/test/harness/citus
 
 passed=0
 failed=0

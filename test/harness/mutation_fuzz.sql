@@ -1,4 +1,4 @@
--- test/mutation_fuzz.sql — the server side of test/mutation_fuzz.sh: tables of
+-- test/harness/mutation_fuzz.sql — the server side of test/harness/mutation_fuzz.sh: tables of
 -- attempts and outcomes, the checks run on every accepted value, and
 -- mf_run(first, last), which sends each attempt with an id in [first, last]
 -- through its input path (text input, the bytea cast, or binary receive via

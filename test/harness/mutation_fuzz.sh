@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
-# test/mutation_fuzz.sh — server-side mutation fuzz of the bloomfilter,
+# test/harness/mutation_fuzz.sh — server-side mutation fuzz of the bloomfilter,
 # cmsketch and topksketch input paths.
 #
-#   test/mutation_fuzz.sh [MUTATIONS]      (default 10000 per type)
+#   test/harness/mutation_fuzz.sh [MUTATIONS]      (default 10000 per type)
 #
 # Takes valid filters and sketches built by the server (several sizes,
 # families and schemes, self-sized filters of bloom_fit_agg and its partial
 # states of both forms among them), mutates each MUTATIONS times per type
-# (test/mutation_fuzz.py), and sends every mutation through the bytea cast,
+# (test/harness/mutation_fuzz.py), and sends every mutation through the bytea cast,
 # text input and binary receive (COPY FORMAT binary of a crafted file), each
-# attempt in its own subtransaction (test/mutation_fuzz.sql).  Every attempt
+# attempt in its own subtransaction (test/harness/mutation_fuzz.sql).  Every attempt
 # must give a valid value — which must then round-trip and survive the
 # checks of mutation_fuzz.sql — or an ERROR with SQLSTATE 22P02, 22P03,
-# 22023 or 54000; the server must not crash (test/fuzz_watch.sh).  Prints
+# 22023 or 54000; the server must not crash (test/harness/fuzz_watch.sh).  Prints
 # the totals per SQLSTATE and input path; exits non-zero otherwise.
 #
 # Runs against the server in PGHOST/PGPORT/PGUSER (a superuser: COPY reads
@@ -135,8 +135,8 @@ for ((first = 1; first <= total; first += 3000)); do
 	last=$((first + 2999))
 	if ! run_sql -At -c "SELECT mf_run($first, $last)" >/dev/null; then
 		status=1
-		keep=$here/fuzz/artifacts/mutation-seed${MUTATION_SEED:-1}-$first-$last.tsv
-		mkdir -p "$here/fuzz/artifacts"
+		keep=$here/../fuzz/artifacts/mutation-seed${MUTATION_SEED:-1}-$first-$last.tsv
+		mkdir -p "$here/../fuzz/artifacts"
 		awk -F'\t' -v a="$first" -v b="$last" '$1 >= a && $1 <= b' "$work/attempts.tsv" >"$keep"
 		echo "FAILED: attempts $first to $last did not complete (kept in $keep)"
 		for _ in $(seq 120); do

@@ -7,7 +7,7 @@
 # (scripts/test.sh installs it) and python3.  Ends with one line
 # "client_js_browser: ..."; exits non-zero on failure.
 set -euo pipefail
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
 	echo "client_js_browser: FAILED, no chromium (apt-get install chromium)"

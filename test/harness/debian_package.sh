@@ -14,7 +14,7 @@
 # code, and a plain dpkg-buildpackage runs them again (dh_pgxs_test).
 # Prints one "ok"/"FAILED" line per check, ends with a line of totals and
 # exits non-zero on any failure.  The build's log is test/deb-build.log.
-source "$(dirname "$0")/../scripts/lib.sh"
+source "$(dirname "$0")/../../scripts/lib.sh"
 bs_require_root "$@"
 
 status=0

@@ -10,7 +10,7 @@
 # Ends with one line "client_js: N passed, M failed"; non-zero on failure.
 set -euo pipefail
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/${BS_PG_MAJOR:-15}/bin}
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 DBS=(bs_client_js_bloom bs_client_js_sketches)
 source "$(dirname "$0")/scratch_dbs.sh"
 

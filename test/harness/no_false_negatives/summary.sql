@@ -1,4 +1,4 @@
--- Appended by check() in test/no_false_negatives.sh to every check's SQL.
+-- Appended by check() in test/harness/no_false_negatives.sh to every check's SQL.
 --
 -- The check has defined the temporary view "probes" in one of two shapes:
 --  * one row per probed value, one boolean column per prober (the column's

@@ -1,4 +1,4 @@
-# test/scratch_dbs.sh — sourced by the shell tests that make databases of
+# test/harness/scratch_dbs.sh — sourced by the shell tests that make databases of
 # their own on the server in PGHOST/PGPORT (dump_restore.sh,
 # no_false_negatives.sh, upgrade_dump.sh), once PG_BIN and DBS, the names of
 # those databases, are set.  Drops any of them that an earlier run left, and

@@ -10,7 +10,7 @@
 set -euo pipefail
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/${BS_PG_MAJOR:-15}/bin}
 PYTHON=${PYTHON:-/usr/bin/python3}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DBS=(bs_client_python)
 source "$(dirname "$0")/scratch_dbs.sh"
 "$PG_BIN/createdb" bs_client_python

@@ -8,7 +8,7 @@ Every "two types", "both types", "either type", "three sketch types"... in
 the files git tracks must then say that number.  CHANGELOG lines in the
 sections of released versions are history and are left alone.
 
-Usage: python3 test/type_count_words.py [repository root]
+Usage: python3 test/harness/type_count_words.py [repository root]
 Prints one line per wrong count and exits 1 if there is any.
 """
 import pathlib
@@ -77,7 +77,7 @@ def wrong_counts(root, expected):
         path = root / name
         # (this script names the wrong counts it looks for)
         if (not path.is_file() or path.suffix in (".png", ".dump", ".tsv", ".csv")
-                or name == "test/type_count_words.py"):
+                or name == "test/harness/type_count_words.py"):
             continue
         try:
             text = path.read_text(encoding="utf-8")
@@ -98,7 +98,7 @@ def wrong_counts(root, expected):
 
 def main():
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else
-                        pathlib.Path(__file__).resolve().parent.parent)
+                        pathlib.Path(__file__).resolve().parents[2])
     types = sketch_types(root)
     if not types:
         print("no CREATE TYPE ... INTERNALLENGTH = VARIABLE found in sql/bloomsketch--*.sql")

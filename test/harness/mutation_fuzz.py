@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test/mutation_fuzz.py — the generator and the report of test/mutation_fuzz.sh.
+"""test/harness/mutation_fuzz.py — the generator and the report of test/harness/mutation_fuzz.sh.
 
   mutation_fuzz.py generate WORKDIR N SEED
       reads WORKDIR/seeds.tsv (kind, hex of the serialized value, text form)
