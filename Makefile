@@ -46,8 +46,10 @@ REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
 	format_vectors \
 	hardening_limits extension_upgrade extension_trusted extension_metadata
 
+# The inputs are test/regress/sql/<test>.sql and test/regress/expected/<test>.out;
+# results/, regression.diffs and regression.out stay in the build directory.
 # The tests hash non-ASCII text: run them in a UTF-8 database whatever the server default.
-REGRESS_OPTS = --encoding=UTF8
+REGRESS_OPTS = --inputdir=$(srcdir)/test/regress --encoding=UTF8
 
 PG_CONFIG ?= pg_config
 # Floating point must round the same on every platform, so that sizing gives
@@ -74,7 +76,7 @@ $(OBJS): $(wildcard $(srcdir)/src/core/*.h $(srcdir)/src/pg/*.h)
 # The pure C core's unit tests, outside the server.
 .PHONY: check-core print-regress sql sql-check
 check-core:
-	$(MAKE) -C test run
+	$(MAKE) -C test/unit run
 
 print-regress:
 	@echo $(REGRESS)

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """km_figures.py — figures of bench/km_experiment's run of Kirsch and
 Mitzenmacher's experiment (TR-02-05, 2006, section 8), from its CSV files,
-and the refresh of the generated tables in docs/km_experiment.md.
+and the refresh of the generated tables in docs/research/km_experiment.md.
 
   km_figure1.png  like the paper's Figure 1: for each n a column of panels:
                   the measured rate against c for the six schemes, with p

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """rate_figure.py — the figure of bench/rate_study's run, and the refresh of
-the generated tables in docs/rates.md.
+the generated tables in docs/research/rates.md.
 
   rates.png  one column of panels per requested rate: on top the measured
              rate over the requested one against n for the six schemes, with

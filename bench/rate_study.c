@@ -28,8 +28,8 @@
  *
  * With -u CELLS.csv the cells of an earlier run are read first and only the
  * cells that -n, -f and -s select are measured again (or added): after a
- * change that moves only some cells, `rate_study -u docs/rates.csv -n 10,100
- * -o docs/rates.csv` refreshes those and prints every table.
+ * change that moves only some cells, `rate_study -u docs/research/rates.csv
+ * -n 10,100 -o docs/research/rates.csv` refreshes those and prints every table.
  *
  * Usage: rate_study [-e E] [-j JOBS] [-l LOAD] [-n N,...] [-f FPR,...]
  *                   [-s SCHEME,...] [-u EARLIER.csv] [-o CELLS.csv]

@@ -3,8 +3,8 @@
 # libfuzzer-N-dev (N: the version of Debian's default clang, 14 on Debian 12)
 # and sqlsmith, builds and installs the extension, then runs
 #   1. the libFuzzer targets of the pure C core (test/fuzz, make run),
-#   2. the server-side mutation fuzz of the input paths (test/mutation_fuzz.sh),
-#   3. sqlsmith over tables of the three types (test/sqlsmith.sh),
+#   2. the server-side mutation fuzz of the input paths (test/harness/mutation_fuzz.sh),
+#   3. sqlsmith over tables of the three types (test/harness/sqlsmith.sh),
 # the last two against a throwaway server, and prints a summary ending in
 # "N passed, N failed, N skipped"; exits non-zero on any finding or server
 # crash.  A part whose packages this Debian release lacks is skipped, and says
@@ -92,10 +92,10 @@ fi
 
 bs_start_server
 export BS_SERVER_LOG=$BS_PGDIR/server.log
-run_part mutation '^[0-9]+ attempts, ' bash "$BS_ROOT/test/mutation_fuzz.sh" "$mutations"
+run_part mutation '^[0-9]+ attempts, ' bash "$BS_ROOT/test/harness/mutation_fuzz.sh" "$mutations"
 if [ "$have_sqlsmith" -eq 1 ]; then
 	run_part sqlsmith '^sqlsmith: [0-9]+ queries' \
-		bash "$BS_ROOT/test/sqlsmith.sh" "$sqlsmith_queries" "$sqlsmith_seconds"
+		bash "$BS_ROOT/test/harness/sqlsmith.sh" "$sqlsmith_queries" "$sqlsmith_seconds"
 fi
 
 echo

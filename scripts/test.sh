@@ -35,7 +35,7 @@ if [ "${1:-}" != --here ]; then
 		esac
 	done
 	total_passed=0 total_failed=0 total_skipped=0 times=()
-	# test/citus.sh looks for the Citus source beside the repository, as
+	# test/harness/citus.sh looks for the Citus source beside the repository, as
 	# ../shared/deps/ (or where BS_CITUS_TARBALL says); in a chroot that is
 	# /root/shared/deps/.  When there is none, the test fails in there.
 	copy_citus_source() {
@@ -122,35 +122,35 @@ else
 fi
 
 bs_log "core unit tests"
-if make -C "$BS_ROOT/test" -s run PG_CONFIG=$PG_BIN/pg_config >"$BS_ROOT/test/core.out" 2>&1; then
+if make -C "$BS_ROOT/test/unit" -s run PG_CONFIG=$PG_BIN/pg_config >"$BS_ROOT/test/core.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     core unit tests"
 else
 	failed=$((failed + 1)); echo "FAILED core unit tests"; tail -20 "$BS_ROOT/test/core.out"
 fi
 
 bs_log "format test vectors: the C core and the Python reader against docs/vectors"
-if make -C "$BS_ROOT/test" -s vectors >"$BS_ROOT/test/vectors.out" 2>&1; then
+if make -C "$BS_ROOT/test/unit" -s vectors >"$BS_ROOT/test/vectors.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     format test vectors: $(tail -2 "$BS_ROOT/test/vectors.out" | paste -sd';' -)"
 else
 	failed=$((failed + 1)); echo "FAILED format test vectors"; tail -20 "$BS_ROOT/test/vectors.out"
 fi
 
 bs_log "META.json against the PGXN Meta Spec, CHANGELOG, README and debian/control"
-if python3 "$BS_ROOT/test/meta_spec.py" "$BS_ROOT" >"$BS_ROOT/test/meta.out" 2>&1; then
+if python3 "$BS_ROOT/test/harness/meta_spec.py" "$BS_ROOT" >"$BS_ROOT/test/meta.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     META.json: $(tail -1 "$BS_ROOT/test/meta.out")"
 else
 	failed=$((failed + 1)); echo "FAILED META.json"; tail -20 "$BS_ROOT/test/meta.out"
 fi
 
 bs_log "no comment, doc or metadata counts the types wrong"
-if python3 "$BS_ROOT/test/type_count_words.py" "$BS_ROOT" >"$BS_ROOT/test/type_words.out" 2>&1; then
+if python3 "$BS_ROOT/test/harness/type_count_words.py" "$BS_ROOT" >"$BS_ROOT/test/type_words.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     type count in words: $(tail -1 "$BS_ROOT/test/type_words.out")"
 else
 	failed=$((failed + 1)); echo "FAILED type count in words"; tail -20 "$BS_ROOT/test/type_words.out"
 fi
 
 bs_log "exact-analysis accuracy tests (a few minutes)"
-if make -C "$BS_ROOT/test" -s analysis >"$BS_ROOT/test/analysis.out" 2>&1; then
+if make -C "$BS_ROOT/test/unit" -s analysis >"$BS_ROOT/test/analysis.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     exact-analysis accuracy tests: $(tail -1 "$BS_ROOT/test/analysis.out")"
 else
 	failed=$((failed + 1)); echo "FAILED exact-analysis accuracy tests"; tail -20 "$BS_ROOT/test/analysis.out"
@@ -188,7 +188,7 @@ failed=$((failed + r_failed))
 # on the server's version: they are tested against PostgreSQL 15 alone.
 if [ "$BS_PG_MAJOR" = 15 ]; then
 	bs_log "Python client against the server (about a minute)"
-	if PG_BIN=$PG_BIN bash "$BS_ROOT/test/client_python.sh" >"$BS_ROOT/test/client_python.out" 2>&1; then
+	if PG_BIN=$PG_BIN bash "$BS_ROOT/test/harness/client_python.sh" >"$BS_ROOT/test/client_python.out" 2>&1; then
 		passed=$((passed + 1)); echo "ok     $(tail -1 "$BS_ROOT/test/client_python.out")"
 	else
 		failed=$((failed + 1)); echo "FAILED Python client"; tail -30 "$BS_ROOT/test/client_python.out"
@@ -197,14 +197,14 @@ if [ "$BS_PG_MAJOR" = 15 ]; then
 	# (a Debian npm would not install beside another distribution's nodejs)
 	command -v node >/dev/null && command -v npm >/dev/null || bs_install_packages nodejs npm
 	bs_log "JavaScript client against the server (about 3 minutes)"
-	if PG_BIN=$PG_BIN bash "$BS_ROOT/test/client_js.sh" >"$BS_ROOT/test/client_js.out" 2>&1; then
+	if PG_BIN=$PG_BIN bash "$BS_ROOT/test/harness/client_js.sh" >"$BS_ROOT/test/client_js.out" 2>&1; then
 		passed=$((passed + 1)); echo "ok     $(tail -1 "$BS_ROOT/test/client_js.out")"
 	else
 		failed=$((failed + 1)); echo "FAILED JavaScript client"; tail -30 "$BS_ROOT/test/client_js.out"
 	fi
 	command -v chromium >/dev/null || bs_install_packages chromium
 	bs_log "JavaScript client in a browser: Chromium, headless, against docs/vectors"
-	if bash "$BS_ROOT/test/client_js_browser.sh" >"$BS_ROOT/test/client_js_browser.out" 2>&1; then
+	if bash "$BS_ROOT/test/harness/client_js_browser.sh" >"$BS_ROOT/test/client_js_browser.out" 2>&1; then
 		passed=$((passed + 1)); echo "ok     $(tail -1 "$BS_ROOT/test/client_js_browser.out")"
 	else
 		failed=$((failed + 1)); echo "FAILED JavaScript client in a browser"; tail -30 "$BS_ROOT/test/client_js_browser.out"
@@ -242,19 +242,19 @@ else
 fi
 
 bs_log "dump/restore and COPY round trips"
-if PG_BIN=$PG_BIN bash "$BS_ROOT/test/dump_restore.sh" >"$BS_ROOT/test/dump.out" 2>&1; then
+if PG_BIN=$PG_BIN bash "$BS_ROOT/test/harness/dump_restore.sh" >"$BS_ROOT/test/dump.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     dump/restore and COPY round trips"
 else
 	failed=$((failed + 1)); echo "FAILED dump/restore and COPY round trips"; tail -20 "$BS_ROOT/test/dump.out"
 fi
 bs_log "a pg_dump of bloomsketch 0.1.0 restored into this version"
-if PG_BIN=$PG_BIN bash "$BS_ROOT/test/upgrade_dump.sh" >"$BS_ROOT/test/upgrade.out" 2>&1; then
+if PG_BIN=$PG_BIN bash "$BS_ROOT/test/harness/upgrade_dump.sh" >"$BS_ROOT/test/upgrade.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     pg_dump of 0.1.0 restored: $(grep -c '^ok ' "$BS_ROOT/test/upgrade.out") checks (test/upgrade.out)"
 else
 	failed=$((failed + 1)); echo "FAILED pg_dump of 0.1.0 restored"; grep -v '^ok ' "$BS_ROOT/test/upgrade.out" | head -30
 fi
 bs_log "no false negatives: every family, storage form, builder and prober (about 2 minutes)"
-if PG_BIN=$PG_BIN bash "$BS_ROOT/test/no_false_negatives.sh" >"$BS_ROOT/test/nfn.out" 2>&1; then
+if PG_BIN=$PG_BIN bash "$BS_ROOT/test/harness/no_false_negatives.sh" >"$BS_ROOT/test/nfn.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     no false negatives: $(tail -1 "$BS_ROOT/test/nfn.out")"
 else
 	failed=$((failed + 1)); echo "FAILED no false negatives"; grep -A6 '^FAILED' "$BS_ROOT/test/nfn.out" | head -60
@@ -264,7 +264,7 @@ if [ "$BS_PG_MAJOR" -ge 18 ]; then
 	skipped=$((skipped + 1)); echo "skipped Citus cluster (Citus 13.2 does not build for PostgreSQL $BS_PG_MAJOR)"
 else
 	bs_log "Citus cluster: build (cached), coordinator and two workers, distributed aggregates (about 2 minutes)"
-	if PG_BIN=$PG_BIN bash "$BS_ROOT/test/citus.sh" >"$BS_ROOT/test/citus.out" 2>&1; then
+	if PG_BIN=$PG_BIN bash "$BS_ROOT/test/harness/citus.sh" >"$BS_ROOT/test/citus.out" 2>&1; then
 		passed=$((passed + 1)); echo "ok     Citus cluster: $(tail -1 "$BS_ROOT/test/citus.out")"
 	else
 		failed=$((failed + 1)); echo "FAILED Citus cluster"; grep -A6 '^FAILED' "$BS_ROOT/test/citus.out" | head -60
@@ -293,7 +293,7 @@ done < <(grep -E '^skipped ' "$BS_ROOT/test/fuzz/logs/fuzz.out" || true)
 # Last, since it takes the source build away while its package is installed.
 bs_log "Debian package: dpkg-buildpackage, dpkg -i, CREATE EXTENSION, dpkg --purge (about a minute)"
 start=$SECONDS
-if bash "$BS_ROOT/test/debian_package.sh" >"$BS_ROOT/test/deb.out" 2>&1; then
+if bash "$BS_ROOT/test/harness/debian_package.sh" >"$BS_ROOT/test/deb.out" 2>&1; then
 	passed=$((passed + 1)); echo "ok     Debian package: $(tail -1 "$BS_ROOT/test/deb.out") in $((SECONDS - start)) s (test/deb.out)"
 else
 	failed=$((failed + 1)); echo "FAILED Debian package"; grep -v '^ok ' "$BS_ROOT/test/deb.out" | tail -30

@@ -13,7 +13,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** docs/vectors of the repository (BS_VECTORS overrides, for copies of the tests). */
 export const VECTORS = process.env.BS_VECTORS ?? path.resolve(here, '../../../docs/vectors');
-export const REPO_TEST = process.env.BS_REPO_TEST ?? path.resolve(here, '../../../test');
+export const REPO_TEST = process.env.BS_REPO_TEST ?? path.resolve(here, '../../../test/data');
 
 /** Rows of a tab-separated file with a header line, as objects. */
 export function readTsv(file, options = {}) {

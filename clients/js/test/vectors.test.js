@@ -1,4 +1,4 @@
-// The library against docs/vectors and test/topksketch_v1.tsv, no server.
+// The library against docs/vectors and test/data/topksketch_v1.tsv, no server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -127,7 +127,7 @@ function render(family, item) {
   return String(item.value);
 }
 
-test('summaries of test/topksketch_v1.tsv: forms, items and info', () => {
+test('summaries of test/data/topksketch_v1.tsv: forms, items and info', () => {
   const rows = readTsv(path.join(REPO_TEST, 'topksketch_v1.tsv'), { header: false });
   assert.ok(rows.length >= 10);
   for (const [name, text, , counters, entries, total, error, family, bytes, listed] of rows) {

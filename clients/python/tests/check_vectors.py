@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """The Python client (clients/python/bloomsketch) against the test vectors
-of docs/vectors/, which the C core (test/test_vectors.c) and the server
-(sql/format_vectors.sql) also pass: canonical bytes and family tokens of
-every value, positions and columns, whole filters and sketches built,
-written, read back and probed; the self-sized filters of bloom_fit_agg
+of docs/vectors/, which the C core (test/unit/test_vectors.c) and the server
+(test/regress/sql/format_vectors.sql) also pass: canonical bytes and
+family tokens of every value, positions and columns, whole filters and
+sketches built, written, read back and probed; the self-sized filters of bloom_fit_agg
 rebuilt from their values, partial state and final filter, byte for byte,
 and their unions and intersections; the summaries the server wrote in
-test/topksketch_v1.tsv read and listed, two of them rebuilt from their
+test/data/topksketch_v1.tsv read and listed, two of them rebuilt from their
 streams.  python3-xxhash's XXH3 is compared with libxxhash's on every input
 length up to 300 and a few long ones.  Exit status 1 on any difference.
 
@@ -240,7 +240,7 @@ def check_topk_vectors(c, directory, values, payloads):
     c.counts["summaries of every family"] = n
 
 
-# two summaries of test/topksketch_v1.tsv, rebuilt from their streams
+# two summaries of test/data/topksketch_v1.tsv, rebuilt from their streams
 TOPK_STREAMS = {
     "integer: 1 2 1 3 1 4 2 with 3 counters": (3, [1, 2, 1, 3, 1, 4, 2]),
     "integer: least(i mod 17, i mod 23, i mod 31) for i = 1..1000, 10 counters":
@@ -288,7 +288,7 @@ def run(directory):
     check_sketches(c, directory, values)
     check_fit(c, directory, values)
     check_topk_vectors(c, directory, values, payloads)
-    check_topk(c, os.path.join(ROOT, "test", "topksketch_v1.tsv"))
+    check_topk(c, os.path.join(ROOT, "test", "data", "topksketch_v1.tsv"))
     c.counts["XXH3 hashes against libxxhash"] = check_xxh3_against_library(c)
     return c
 

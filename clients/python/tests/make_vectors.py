@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Write docs/vectors/*.tsv from the values and shapes listed here, with the
-Python client (clients/python).  The C core (test/test_vectors.c) and the
-server (sql/format_vectors.sql) check every line, so a vector that the
-client got wrong fails those tests; check_vectors.py checks the client
+Python client (clients/python).  The C core (test/unit/test_vectors.c) and the
+server (test/regress/sql/format_vectors.sql) check every line, so a
+vector that the client got wrong fails those tests; check_vectors.py checks the client
 against them.
 
     python3 clients/python/tests/make_vectors.py      (from the top directory)

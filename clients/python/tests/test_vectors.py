@@ -1,5 +1,5 @@
-"""The vectors of docs/vectors and test/topksketch_v1.tsv, without a server
-(check_vectors.py; also run by `make -C test vectors`)."""
+"""The vectors of docs/vectors and test/data/topksketch_v1.tsv, without a server
+(check_vectors.py; also run by `make -C test/unit vectors`)."""
 
 import check_vectors
 

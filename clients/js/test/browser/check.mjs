@@ -2,7 +2,7 @@
 // test/vectors.test.js checks them under Node.js (canonical bytes, bit
 // positions, filters and count-min sketches read, written and built byte for
 // byte, summaries read).  The result goes to the page's title, "PASS n" or
-// "FAIL reason", for test/client_js_browser.sh to read.
+// "FAIL reason", for test/harness/client_js_browser.sh to read.
 import { BloomFilter, CountMinSketch, TopKSketch, canonicalBytes, FAMILIES } from '../../index.js';
 import { jsValue, parseTsv } from '../vector_parse.mjs';
 
