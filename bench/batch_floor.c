@@ -2,7 +2,9 @@
  * batch_floor.c — the core's batch loops on the keys and the filter bytes of
  * bench/batch.sh, without PostgreSQL: the floor its SQL timings are held to.
  *
- *   batch_floor N FILTER_TEXT... [-c SKETCH_TEXT]
+ *   batch_floor N [FILTER_TEXT...] [-c SKETCH_TEXT]...
+ *
+ * (at least one filter or sketch)
  *
  * Reads each filter (and the sketch) in its text form, as psql prints it,
  * then times, per value, on the N keys 1..N as bigint hashes them (8-byte

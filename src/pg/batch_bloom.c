@@ -218,7 +218,7 @@ bloom_members(PG_FUNCTION_ARGS)
 	const bs_bloom *filter = start_probe(fcinfo, &reader, &probe);
 	bool	   *answers = palloc(BS_BATCH_CHUNK * sizeof(bool));
 	bool		composite;
-	TupleDesc	desc = members_desc(fcinfo, ARR_ELEMTYPE(reader.array), &composite);
+	TupleDesc	desc = members_desc(fcinfo, reader.element_type, &composite);
 	Tuplestorestate *rows = bs_batch_rows_init(fcinfo, desc);
 
 	while (bs_batch_next_chunk(&reader))

@@ -2,9 +2,12 @@
  * batch_values.c — reading the array argument of an element-wise function
  * and building its result array.
  *
- * The array is detoasted once (PG_GETARG_ARRAYTYPE_P) and its elements read
- * in storage order with PostgreSQL's array iterator, which hands out each
- * element in place: a multi-dimensional array is read as unnest reads it,
+ * The array is read once, as PostgreSQL hands it over: a stored or flat
+ * array is detoasted (PG_GETARG_ANY_ARRAY_P) and its elements read in
+ * storage order with PostgreSQL's array iterator, which hands out each
+ * element in place; an expanded array (a PL/pgSQL variable, say) that holds
+ * its elements as Datums is read from them, without flattening it on every
+ * call.  Either way a multi-dimensional array is read as unnest reads it,
  * and its lower bounds play no part.  The non-NULL elements of a chunk of
  * BS_BATCH_CHUNK become canonical bytes (value_family.c) in a memory context
  * reset for every chunk, so that whatever their canonical forms allocate
@@ -46,6 +49,19 @@ bs_batch_kind(FunctionCallInfo fcinfo, int arg, BatchKind **cache)
 	return kind;
 }
 
+/* How many of an expanded array's elements are NULL, from its flags. */
+static int
+count_null_flags(const bool *flags, int elements)
+{
+	int			nulls = 0;
+
+	if (flags == NULL)
+		return 0;
+	for (int i = 0; i < elements; i++)
+		nulls += flags[i];
+	return nulls;
+}
+
 /* How many elements of the array are NULL, from its bitmap. */
 static int
 count_nulls(ArrayType *array, int elements)
@@ -71,15 +87,39 @@ direct_family(const ValueKind *kind)
 		kind->family == BS_FAMILY_TIMESTAMP || kind->family == BS_FAMILY_TIMESTAMPTZ;
 }
 
+/*
+ * Point the reader at its array: the Datums of an expanded array that has
+ * them, otherwise a flat array (an expanded array's own flat copy, or the
+ * argument detoasted).
+ */
+static void
+open_array(BatchReader *reader, FunctionCallInfo fcinfo, int arg)
+{
+	AnyArrayType *any = PG_GETARG_ANY_ARRAY_P(arg);
+
+	reader->datums = NULL;
+	reader->datum_nulls = NULL;
+	reader->array = NULL;
+	if (VARATT_IS_EXPANDED_HEADER(any) && any->xpn.dvalues != NULL)
+	{
+		reader->datums = any->xpn.dvalues;
+		reader->datum_nulls = any->xpn.dnulls;
+		reader->elements = any->xpn.nelems;
+		reader->nulls = count_null_flags(reader->datum_nulls, reader->elements);
+		reader->element_type = any->xpn.element_type;
+		return;
+	}
+	reader->array = VARATT_IS_EXPANDED_HEADER(any) ? any->xpn.fvalue : &any->flt;
+	reader->elements = ArrayGetNItems(ARR_NDIM(reader->array), ARR_DIMS(reader->array));
+	reader->nulls = count_nulls(reader->array, reader->elements);
+	reader->element_type = ARR_ELEMTYPE(reader->array);
+}
+
 void
 bs_batch_reader_init(BatchReader *reader, FunctionCallInfo fcinfo, int arg,
 					 const BatchKind *kind, BatchFamilyCheck check, void *target)
 {
-	ArrayMetaState *meta = palloc0(sizeof(ArrayMetaState));
-
-	reader->array = PG_GETARG_ARRAYTYPE_P(arg);
-	reader->elements = ArrayGetNItems(ARR_NDIM(reader->array), ARR_DIMS(reader->array));
-	reader->nulls = count_nulls(reader->array, reader->elements);
+	open_array(reader, fcinfo, arg);
 	reader->read = 0;
 	reader->kind = &kind->kind;
 	reader->check = check;
@@ -87,25 +127,64 @@ bs_batch_reader_init(BatchReader *reader, FunctionCallInfo fcinfo, int arg,
 	reader->chunk = palloc(sizeof(BatchChunk));
 	reader->chunk_context = AllocSetContextCreate(CurrentMemoryContext, "bloomsketch batch chunk",
 												  ALLOCSET_DEFAULT_SIZES);
-	/* the element type's storage, so that the iterator looks nothing up */
-	meta->element_type = ARR_ELEMTYPE(reader->array);
-	meta->typlen = kind->element_length;
-	meta->typbyval = kind->element_byval;
-	meta->typalign = kind->element_align;
-	reader->iterator = array_create_iterator(reader->array, 0, meta);
 	reader->direct = direct_family(&kind->kind) && kind->element_byval &&
 		(kind->element_length == 8 || kind->element_length == 4 || kind->element_length == 2);
+	reader->element_length = kind->element_length;
+	reader->iterator = NULL;
+	reader->data = NULL;
+	reader->bitmap = NULL;
+	if (reader->array == NULL)
+		return;
 	reader->data = ARR_DATA_PTR(reader->array);
 	reader->bitmap = ARR_NULLBITMAP(reader->array);
-	reader->element_length = kind->element_length;
+	if (!reader->direct)
+	{
+		/* the element type's storage, so that the iterator looks nothing up */
+		ArrayMetaState *meta = palloc0(sizeof(ArrayMetaState));
+
+		meta->element_type = reader->element_type;
+		meta->typlen = kind->element_length;
+		meta->typbyval = kind->element_byval;
+		meta->typalign = kind->element_align;
+		reader->iterator = array_create_iterator(reader->array, 0, meta);
+	}
+}
+
+/*
+ * The element at index (the next one in storage order), into *value; true
+ * when it is NULL.  Reads the expanded array's Datums, or a flat array's
+ * data directly for the direct kinds, or through the iterator.
+ */
+static inline bool
+next_element(BatchReader *reader, int index, Datum *value)
+{
+	bool		isnull;
+
+	if (reader->datums != NULL)
+	{
+		*value = reader->datums[index];
+		return reader->datum_nulls != NULL && reader->datum_nulls[index];
+	}
+	if (!reader->direct)
+	{
+		if (!array_iterate(reader->iterator, value, &isnull))
+			elog(ERROR, "array has fewer elements than its dimensions say");
+		return isnull;
+	}
+	if (reader->bitmap != NULL && (reader->bitmap[index / 8] & (1 << (index % 8))) == 0)
+		return true;
+	*value = reader->element_length == 8 ? Int64GetDatum(*(const int64 *) reader->data) :
+		reader->element_length == 4 ? Int32GetDatum(*(const int32 *) reader->data) :
+		Int16GetDatum(*(const int16 *) reader->data);
+	reader->data += reader->element_length;
+	return false;
 }
 
 /*
  * The direct path of bs_batch_next_chunk: a pass-by-value element of 2, 4
- * or 8 bytes, read from the array's data as the iterator would read it
- * (elements laid end to end, their length a multiple of their alignment,
- * NULL ones taking no space), its 8 canonical bytes kept in chunk->fixed.
- * The family is checked once a chunk: these kinds have no row types.
+ * or 8 bytes, whose 8 canonical bytes are made from the Datum alone and
+ * kept in chunk->fixed.  The family is checked once a chunk: these kinds
+ * have no row types.
  */
 static void
 read_direct(BatchReader *reader)
@@ -115,19 +194,12 @@ read_direct(BatchReader *reader)
 
 	for (int i = 0; i < count; i++)
 	{
-		int			index = reader->read + i;
-		bool		isnull = reader->bitmap != NULL &&
-			(reader->bitmap[index / 8] & (1 << (index % 8))) == 0;
 		CanonicalBytes bytes;
-		Datum		value;
+		Datum		value = (Datum) 0;
 
-		chunk->isnull[i] = isnull;
-		if (isnull)
+		chunk->isnull[i] = next_element(reader, reader->read + i, &value);
+		if (chunk->isnull[i])
 			continue;
-		value = reader->element_length == 8 ? Int64GetDatum(*(const int64 *) reader->data) :
-			reader->element_length == 4 ? Int32GetDatum(*(const int32 *) reader->data) :
-			Int16GetDatum(*(const int16 *) reader->data);
-		reader->data += reader->element_length;
 		chunk->values[i] = value;
 		canonical_bytes(reader->kind, value, &bytes);
 		memcpy(chunk->fixed[chunk->keys], bytes.data, 8);
@@ -158,9 +230,10 @@ bs_batch_next_chunk(BatchReader *reader)
 	{
 		MemoryContextReset(reader->chunk_context);
 		caller = MemoryContextSwitchTo(reader->chunk_context);
-		while (chunk->count < BS_BATCH_CHUNK &&
-			   array_iterate(reader->iterator, &value, &isnull))
+		while (chunk->count < BS_BATCH_CHUNK && reader->read + chunk->count < reader->elements)
 		{
+			value = (Datum) 0;
+			isnull = next_element(reader, reader->read + chunk->count, &value);
 			chunk->isnull[chunk->count] = isnull;
 			chunk->values[chunk->count] = value;
 			chunk->count++;

@@ -48,8 +48,11 @@ typedef struct BatchChunk
 /* An array argument read chunk by chunk. */
 typedef struct BatchReader
 {
-	ArrayType  *array;			/* detoasted once */
-	ArrayIterator iterator;
+	ArrayType  *array;			/* detoasted once; NULL when datums are read */
+	ArrayIterator iterator;		/* over array, for the kinds not read directly */
+	Datum	   *datums;			/* an expanded array's elements, or NULL */
+	bool	   *datum_nulls;		/* their NULL flags, or NULL when none is */
+	Oid			element_type;
 	int			elements;		/* all of them, in storage order */
 	int			nulls;			/* how many are NULL */
 	int			read;			/* elements read so far */
@@ -58,7 +61,7 @@ typedef struct BatchReader
 	void	   *target;
 	BatchChunk *chunk;
 	MemoryContext chunk_context;	/* the chunk's canonical forms, reset per chunk */
-	/* integers, dates and timestamps: read straight from the array's data */
+	/* integers, dates and timestamps: read straight from the array's data or Datums */
 	bool		direct;
 	const char *data;			/* the next element's bytes */
 	bits8	   *bitmap;			/* the array's NULL bitmap, or NULL */

@@ -179,6 +179,58 @@ SELECT count(*) AS rows, sum(cardinality(bloom_contains_each(s.f, ARRAY[g.i::big
 	bool_and(bloom_contains_each(s.f, ARRAY[g.i::bigint, g.i + 1]) = ARRAY[s.f @> g.i::bigint, s.f @> (g.i + 1)::bigint]) AS same
 FROM stored s, generate_series(1, 2000) g(i) WHERE s.id = 1;
 
+-- ---- expanded arrays: arrays held in PL/pgSQL variables ----
+-- A PL/pgSQL variable holds its array expanded and hands it over as such
+-- to a call in a simple expression: as a flat copy, or, once an element
+-- has been assigned, as one Datum per element.  Each form answers as the
+-- same array read from a table, for a kind read directly (bigint), one read
+-- through the iterator (text), NULL elements and two dimensions.
+CREATE FUNCTION each_in_variables(ids bigint[], words text[], f bloomfilter, g bloomfilter, c cmsketch,
+	t topksketch, by_datums boolean)
+RETURNS TABLE (contains boolean[], words_contain boolean[], contains_all boolean, words_any boolean,
+	added bloomfilter, words_added bloomfilter, estimates bigint[], counted cmsketch, topk_estimates bigint[])
+LANGUAGE plpgsql AS $$
+DECLARE
+	v bigint[] := ids;
+	w text[] := words;
+BEGIN
+	IF by_datums AND array_ndims(v) = 2 THEN
+		v[array_lower(v, 1)][array_lower(v, 2)] := v[array_lower(v, 1)][array_lower(v, 2)];
+		w[array_lower(w, 1)][array_lower(w, 2)] := w[array_lower(w, 1)][array_lower(w, 2)];
+	ELSIF by_datums THEN
+		v[array_lower(v, 1)] := v[array_lower(v, 1)];
+		w[array_lower(w, 1)] := w[array_lower(w, 1)];
+	END IF;
+	contains := bloom_contains_each(f, v);
+	words_contain := bloom_contains_each(g, w);
+	contains_all := bloom_contains_all(f, v);
+	words_any := bloom_contains_any(g, w);
+	added := bloom_add_each(f, v);
+	words_added := bloom_add_each(g, w);
+	estimates := cms_estimate_each(c, v);
+	counted := cms_add_each(c, v, 3);
+	topk_estimates := topk_estimate_each(t, v);
+	RETURN NEXT;
+END $$;
+CREATE TEMP TABLE in_variables AS
+SELECT shape, ids, words, (SELECT bloom_agg(x, 1000, 0.01) FROM unnest(ids[1:100]) x) AS f,
+	(SELECT bloom_agg(x, 1000, 0.01, 'blocked') FROM unnest(words[1:100]) x) AS g,
+	(SELECT cms_agg(x % 40) FROM unnest(ids) x) AS c, (SELECT topk_agg(x % 50, 20) FROM unnest(ids) x) AS t
+FROM (SELECT 'long' AS shape,
+		(SELECT array_agg(CASE WHEN i % 37 = 0 THEN NULL ELSE i * 3 END ORDER BY i) FROM generate_series(1, 1000) i) AS ids,
+		(SELECT array_agg(CASE WHEN i % 41 = 0 THEN NULL ELSE md5(i::text) END ORDER BY i) FROM generate_series(1, 1000) i) AS words
+	UNION ALL SELECT 'two dimensions', '[0:1][3:4]={{3,NULL},{6,9}}', '{{a,NULL},{c,d}}') s;
+SELECT shape, by_datums, r.contains = bloom_contains_each(f, ids) AS contains,
+	r.words_contain = bloom_contains_each(g, words) AS words_contain,
+	r.contains_all = bloom_contains_all(f, ids) AND r.words_any = bloom_contains_any(g, words) AS all_any,
+	r.added = bloom_add_each(f, ids) AND r.words_added = bloom_add_each(g, words) AS added,
+	r.estimates = cms_estimate_each(c, ids) AND r.counted = cms_add_each(c, ids, 3) AS cms,
+	r.topk_estimates = topk_estimate_each(t, ids) AS topk,
+	(SELECT count(*) FILTER (WHERE m) FROM unnest(r.contains) m) AS members
+FROM in_variables, (VALUES (false), (true)) d(by_datums),
+	each_in_variables(ids, words, f, g, c, t, by_datums) r
+ORDER BY shape, by_datums;
+
 -- ---- the semi-join pattern (docs/reference.md): keys in arrays per block of rows ----
 CREATE TEMP TABLE keys AS SELECT i::bigint AS id FROM generate_series(1, 5000) i;
 SELECT (SELECT count(*) FROM keys, stored WHERE stored.id = 1 AND f @> keys.id) AS per_row,
