@@ -4,7 +4,7 @@
  * with every element counted (cms_add_each).
  *
  * Element by element they answer and count as cms_estimate and cms_add,
- * with the same errors, through the core's batch calls (bs_batch.h).  NULL
+ * with the same errors, through the core's batch calls (bs_cms_batch.h).  NULL
  * elements are no values: their estimate is NULL and they count nothing.
  */
 #include "batch_values.h"

@@ -13,7 +13,8 @@
 #include "utils/array.h"
 #include "utils/tuplestore.h"
 
-#include "../core/bs_batch.h"
+#include "../core/bloom/bs_batch.h"
+#include "../core/cms/bs_cms_batch.h"
 
 /*
  * Checks that the value the chunk reader has just made canonical fits the

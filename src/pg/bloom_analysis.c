@@ -1,6 +1,6 @@
 /*
  * bloom_analysis.c — the exact false-positive analysis as SQL functions
- * (the math is in src/core/bs_analysis.c, with its references to Burns'
+ * (the math is in src/core/analysis/bs_analysis.c, with its references to Burns'
  * paper and the lecture notes).
  */
 #include "bloomsketch.h"
@@ -9,7 +9,7 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 
-#include "../core/bs_analysis.h"
+#include "../core/analysis/bs_analysis.h"
 
 /* 'standard' (k independent positions) or 'classic' (k distinct positions). */
 static bs_construction

@@ -1,12 +1,12 @@
 /*
  * bloom_scheme_rates.c — the expected false-positive rate of each probing
- * scheme as an SQL function (the models are in src/core/bs_scheme_sizing.c).
+ * scheme as an SQL function (the models are in src/core/analysis/bs_scheme_sizing.c).
  */
 #include "bloomsketch.h"
 
 #include "utils/builtins.h"
 
-#include "../core/bs_scheme_sizing.h"
+#include "../core/analysis/bs_scheme_sizing.h"
 
 PG_FUNCTION_INFO_V1(bloom_expected_fpr);
 /* bloom_expected_fpr(bits, items, hashes, scheme): the rate under the scheme's own model. */

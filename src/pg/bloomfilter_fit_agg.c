@@ -16,8 +16,8 @@
 #include "bloomsketch.h"
 #include "fit_state.h"
 
-#include "../core/bs_combine.h"
-#include "../core/bs_probe.h"
+#include "../core/common/bs_combine.h"
+#include "../core/bloom/bs_probe.h"
 
 #include "utils/memutils.h"
 

@@ -3,13 +3,13 @@
  */
 #include "bloomsketch.h"
 
-#include "../core/bs_fit.h"
+#include "../core/bloom/bs_fit.h"
 
 #include "access/htup_details.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
 
-#include "../core/bs_scheme.h"
+#include "../core/bloom/bs_scheme.h"
 
 /*
  * The C symbol is not "bloom_create": the server exports a bloom_create of

@@ -8,7 +8,7 @@
 #include "bloomsketch.h"
 #include "stored_cache.h"
 
-#include "../core/bs_probe.h"
+#include "../core/bloom/bs_probe.h"
 
 typedef struct ProbeCache
 {

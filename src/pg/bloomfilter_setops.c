@@ -5,7 +5,7 @@
  */
 #include "bloomsketch.h"
 
-#include "../core/bs_fit.h"
+#include "../core/bloom/bs_fit.h"
 
 typedef void (*MergeInto) (bs_bloom *into, const bs_bloom *other);
 

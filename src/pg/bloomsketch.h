@@ -11,8 +11,8 @@
 #include "lib/stringinfo.h"
 #include "port/pg_bswap.h"
 
-#include "../core/bs_bloom.h"
-#include "../core/bs_bloom_codec.h"
+#include "../core/bloom/bs_bloom.h"
+#include "../core/bloom/bs_bloom_codec.h"
 
 /* Where untrusted bytes came from: decides the SQLSTATE of a format error. */
 typedef enum BsSource

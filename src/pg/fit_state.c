@@ -14,7 +14,7 @@
  */
 #include "fit_state.h"
 
-#include "../core/bs_combine.h"
+#include "../core/common/bs_combine.h"
 
 #include "utils/memutils.h"
 

@@ -11,7 +11,7 @@
 
 #include "bloomsketch.h"
 
-#include "../core/bs_fit_state.h"
+#include "../core/bloom/bs_fit_state.h"
 
 #include "utils/expandeddatum.h"
 

@@ -1,0 +1,106 @@
+/*
+ * bs_double_hash_rate.h — the false-positive rate of the double-hashing schemes and
+ * of the partition scheme with Kirsch and Mitzenmacher's Theta(1/n) term:
+ * a non-member whose positions largely coincide with one member's.
+ *
+ * Terms: KM is Kirsch and Mitzenmacher (2008); their Theta(1/n) term is the
+ * share of false positives caused by one member repeating most positions.
+ */
+#ifndef BS_DOUBLE_HASH_RATE_H
+#define BS_DOUBLE_HASH_RATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Whether bs_km_fpr models the scheme: double, double_square, double_cube
+ * and partition (the others place the positions of one item independently,
+ * and their rates have no such term).
+ */
+bool		bs_km_models(uint8_t scheme);
+
+/*
+ * The rate of a filter of the scheme with m bits and k hashes after n
+ * distinct items, under ideal hashing of the pair (a, b) (bs_probe.h).
+ * With fill < 0 the chance that one position of a non-member is set by
+ * some member is the model's own; with fill in [0, 1] it is that observed
+ * share of set bits (bs_bloom_current_fpr).  m must suit the scheme: prime
+ * for the double schemes, k times a prime for partition.
+ */
+double		bs_km_fpr(uint8_t scheme, uint64_t bits, uint32_t hashes, double items,
+					  double fill);
+
+/*
+ * The exact rate of a filter of double, double_square or double_cube under
+ * ideal hashing (bs_double_hash_exact.c), where counting it takes at most max_work
+ * steps, and k <= 16; NAN elsewhere.  Its work is m k^2 + 12 2^k steps per
+ * non-member counted: one for double, m for the extended schemes.  A step
+ * is a few nanoseconds.
+ */
+double		bs_km_exact_fpr(uint8_t scheme, uint64_t bits, uint32_t hashes, double items,
+							double max_work);
+
+/*
+ * bs_km_exact_fpr for double_square and double_cube with the non-members
+ * sampled: those whose probes meet counted exactly, 16 others at an even
+ * stride for the rest (within 0.5% of the exact rate wherever that was
+ * compared, 5 to 100 items).  It counts 2k - 3 + 16 non-members for
+ * double_square, k (k - 1) / 2 + 16 for double_cube; NAN past max_work or
+ * for other schemes.
+ */
+double		bs_km_sampled_fpr(uint8_t scheme, uint64_t bits, uint32_t hashes, double items,
+							  double max_work);
+
+/*
+ * The steps b at which two probes of a double_square or double_cube item
+ * meet (b = -(i + j) for i^2, -(i^2 + ij + j^2) for i^3): an item then has
+ * fewer distinct positions, and a non-member such a rate up to 20 times
+ * that of the others.  At most k (k - 1) / 2 of them, into steps.
+ */
+size_t		bs_km_meeting_steps(uint8_t scheme, uint64_t m, uint32_t k, uint64_t *steps);
+
+/*
+ * The work limits of the exact count: sizing, which may try several shapes,
+ * allows about 5 ms per shape; bloom_expected_fpr, called once, about 0.1 s.
+ */
+#define BS_KM_SIZING_WORK 1e6
+#define BS_KM_REPORT_WORK 2e7
+
+/*
+ * The rate of one given filter of these schemes: the share of hash pairs
+ * whose k positions are all set in it (bs_double_hash_filter_rate.c), where counting
+ * them takes at most 3e6 word operations (m' k ceil(m' / 64), m' the bits a
+ * probe ranges over), a few milliseconds; NAN elsewhere.
+ */
+struct bs_bloom;
+double		bs_km_filter_fpr(const struct bs_bloom *filter);
+
+/* The rate sizing uses: exact where it takes at most max_work, else the model. */
+double		bs_km_rate(uint8_t scheme, uint64_t bits, uint32_t hashes, double items,
+					   double max_work);
+
+/*
+ * The rate bloom_expected_fpr reports: exact within BS_KM_REPORT_WORK, else
+ * sampled within it, else the model.
+ */
+double		bs_km_report_rate(uint8_t scheme, uint64_t bits, uint32_t hashes, double items);
+
+/*
+ * bs_km_fpr with fill < 0 over the same model without the term: the factor
+ * by which the term multiplies the rate (1 when it adds nothing).
+ */
+double		bs_km_term_factor(uint8_t scheme, uint64_t bits, uint32_t hashes, double items);
+
+/*
+ * The smallest filter of the scheme whose bs_km_fpr at n items is at most
+ * fpr: its m (prime, or k times a prime) and k.  False when none fits in
+ * max_bits.  start_bits and start_hashes, the sizing without the term, are
+ * where the search begins; they are kept when the term adds less than 2%
+ * to their rate.
+ */
+bool		bs_km_size(uint8_t scheme, int64_t capacity, double fpr, uint64_t max_bits,
+					   uint64_t start_bits, uint32_t start_hashes,
+					   uint64_t *bits, uint32_t *hashes);
+
+#endif							/* BS_DOUBLE_HASH_RATE_H */
