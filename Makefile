@@ -13,7 +13,7 @@ CORE_ANALYSIS = $(addprefix src/core/analysis/,$(addsuffix .o,bs_analysis bs_ana
 	bs_optimal_k_bounds bs_optimal_k_search bs_optimal_k bs_optimal_bits \
 	bs_rate_chain_step bs_sizing bs_blocked_rate bs_scheme_sizing \
 	bs_double_hash_rate bs_double_hash_exact bs_double_hash_filter_rate))
-CORE_CMS = $(addprefix src/core/cms/,$(addsuffix .o,bs_cms bs_cms_codec bs_cms_batch))
+CORE_CMS = $(addprefix src/core/cms/,$(addsuffix .o,bs_cms bs_cms_probe bs_cms_codec bs_cms_batch))
 CORE_TOPK = $(addprefix src/core/topk/,$(addsuffix .o,bs_topk bs_topk_codec bs_topk_table bs_topk_select bs_topk_keys bs_topk_text))
 CORE_OBJS = $(CORE_COMMON) $(CORE_BLOOM) $(CORE_ANALYSIS) $(CORE_CMS) $(CORE_TOPK)
 PG_OBJS = src/pg/bloomsketch.o src/pg/report.o src/pg/bloomfilter_alloc.o src/pg/bloomfilter_finished.o \

@@ -10,6 +10,7 @@
 
 #include "bloom/bs_batch.h"
 #include "cms/bs_cms_batch.h"
+#include "cms/bs_cms_probe.h"
 #include "cms/bs_cms.h"
 #include "cms/bs_cms_codec.h"
 #include "bloom/bs_fit_state.h"

@@ -16,6 +16,7 @@
 #include "bloom/bs_bloom.h"
 #include "bloom/bs_bloom_codec.h"
 #include "cms/bs_cms.h"
+#include "cms/bs_cms_probe.h"
 #include "cms/bs_cms_codec.h"
 #include "common/bs_codec_util.h"
 

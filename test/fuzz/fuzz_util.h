@@ -14,6 +14,7 @@
 
 #include "bloom/bs_bloom.h"
 #include "cms/bs_cms.h"
+#include "cms/bs_cms_probe.h"
 #include "topk/bs_topk.h"
 
 #define FUZZ_CHECK(cond) \

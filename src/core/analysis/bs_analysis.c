@@ -100,6 +100,7 @@
  * 1e-308 is lost.
  */
 
+#include "analysis/bs_analysis.h"
 #include "analysis/bs_analysis_internal.h"
 
 #include <float.h>

@@ -40,34 +40,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/bs_analysis_memory.h"	/* allocation hooks, memo_begin/end */
+#include "analysis/bs_analysis_params.h"
 #include "common/bs_error.h"
-
-typedef enum bs_construction
-{
-	BS_CONSTRUCTION_STANDARD = 0,
-	BS_CONSTRUCTION_CLASSIC = 1
-} bs_construction;
-
-/*
- * The largest k accepted.  Filters of the extension have k <= 1024
- * (BS_BLOOM_MAX_HASHES), which is also the range bs_optimal_k searches; the
- * rates are computed for larger k too, which covers every m <= 5000 with
- * nk <= 50000, but the work grows like k min(k, m), and a computation of more
- * than 2 * 10^9 elementary steps (a few seconds) is refused with BS_ERR_TOO_LARGE.
- */
-#define BS_ANALYSIS_MAX_HASHES 65536
-#define BS_ANALYSIS_SEARCH_HASHES 1024
-
-/* The largest m that bs_optimal_bits returns (2^36 bits = 8 GiB). */
-#define BS_ANALYSIS_MAX_BITS (INT64_C(1) << 36)
-
-/*
- * Allocation of the working arrays (at most about 30 MB);
- * malloc and free by default.  A NULL result gives BS_ERR_TOO_LARGE.  Any
- * alignment will do (palloc's 8 bytes): the core aligns its blocks itself.
- */
-extern void *(*bs_analysis_alloc) (size_t size);
-extern void (*bs_analysis_free) (void *pointer);
 
 /* The exact expected false-positive rate f(m, n, k) of either construction. */
 bs_status	bs_fpr_exact(int64_t m, int64_t n, int64_t k, bs_construction c,
@@ -187,20 +162,5 @@ bs_status	bs_efficiency(int64_t m, int64_t n, int64_t k, bs_construction c,
  */
 bs_status	bs_space_lower_bound(int64_t n, double fpr, double *bits_out,
 								 bs_error *err);
-
-/*
- * Between begin and end, the calling thread remembers the exact rates it
- * computes (at most 32) and answers a repeated (m, n, k, construction) from
- * memory: for a sequence of searches over the same n, such as a sizing
- * (bs_optimal_bits, then bs_optimal_k at the prime above its answer).  A
- * remembered rate is the value a new computation would give.  begin forgets
- * what an earlier sequence remembered (also one ended by an error).  Also
- * keeps the largest working block (1 MB or more) from one rate to the next,
- * allocated with bs_analysis_alloc and released by end (one cut short by an
- * error thrown from a hook is left to its memory context: the next begin,
- * or the next computation outside a sizing, forgets it).
- */
-void		bs_analysis_memo_begin(void);
-void		bs_analysis_memo_end(void);
 
 #endif							/* BS_ANALYSIS_H */

@@ -4,8 +4,8 @@
  *
  *	bs_analysis.c		the method (its opening comment), argument checks and
  *						the public rate functions: exact, bounds, efficiency
- *	bs_analysis_memory.c	working memory, interrupt polling, what a sizing
- *						remembers
+ *	bs_analysis_memory.h	working memory, interrupt polling, what a sizing
+ *						remembers (declared there, not here)
  *	bs_rate_chain.c		the hitting-item chain, method (b)
  *	bs_rate_standard.c	the standard filter's rate
  *	bs_rate_classic.c	the classic filter's rate
@@ -18,7 +18,9 @@
 #ifndef BS_ANALYSIS_INTERNAL_H
 #define BS_ANALYSIS_INTERNAL_H
 
-#include "analysis/bs_analysis.h"
+#include "analysis/bs_analysis_memory.h"
+#include "analysis/bs_analysis_params.h"
+#include "common/bs_error.h"
 #include "analysis/bs_rate_chain_step.h"
 
 #include <float.h>
@@ -26,7 +28,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* the analysis computes in long double throughout */
 typedef long double ld;
+typedef bs_analysis_work work;
 
 /* unit roundoff of long double */
 #define ULP ((ld) LDBL_EPSILON / 2)
@@ -38,55 +42,6 @@ typedef long double ld;
  * reached for k <= 1024, nor for m <= 5000 with nk <= 50000)
  */
 #define WORK_LIMIT 2e9L
-/* call the interrupt hook after this many inner steps */
-#define TICK_STEPS 65536UL
-
-/* ------------------------------------------------------------------------
- * bs_analysis_memory.c
- * ------------------------------------------------------------------------ */
-
-typedef struct work
-{
-	unsigned long ops;
-} work;
-
-void		bs_analysis_poll(void);
-
-/* count steps of work, polling for interrupts every TICK_STEPS of them */
-static inline void
-bs_analysis_tick(work *w, unsigned long steps)
-{
-	w->ops += steps;
-	if (w->ops >= TICK_STEPS)
-	{
-		w->ops = 0;
-		bs_analysis_poll();
-	}
-}
-
-/* zeroed working memory; NULL (and *status set) when out of memory */
-void	   *bs_work_alloc_bytes(size_t bytes, bs_error *err, bs_status *status);
-/* count zeroed long doubles */
-void	   *bs_work_alloc(size_t count, bs_error *err, bs_status *status);
-void		bs_work_free(void *p);
-
-/*
- * The rates of a sizing (bs_analysis_memo_begin .. end): a rate computed
- * for (m, n, k, c) that serves a call with stop_ln (bs_rate_bound_ln);
- * remembering one (nothing outside a sizing).
- */
-int			bs_analysis_memo_find(int64_t m, int64_t n, int64_t k, bs_construction c,
-								  ld stop_ln, ld *ln_out, int *partial);
-void		bs_analysis_memo_add(int64_t m, int64_t n, int64_t k, bs_construction c,
-								 ld ln, int partial);
-
-/*
- * The last local minimum in k a search of this sizing walked to, k at m
- * bits for n items: set by the searches over m, asked for by bs_optimal_k
- * (0 when none is known for n and c, or outside a sizing).
- */
-void		bs_analysis_memo_set_ref(int64_t m, int64_t n, bs_construction c, int k);
-int			bs_analysis_memo_ref(int64_t n, bs_construction c, int64_t *m, int *k);
 
 /* ------------------------------------------------------------------------
  * bs_analysis.c

@@ -1,17 +1,21 @@
 /*
  * bs_analysis_memory.c — what the exact analysis (bs_analysis.c and the files
- * named in bs_analysis_internal.h) needs from its surroundings: working
+ * named in bs_analysis_internal.h; bs_analysis_memory.h) needs from its surroundings: working
  * memory through the allocation hooks, kept between the rates of a sizing,
  * interrupt polling, and the rates and the optimum in k a sizing remembers
  * (bs_analysis_memo_begin .. end).
  */
-#include "analysis/bs_analysis_internal.h"
+#include "analysis/bs_analysis_memory.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+
+/* the analysis computes in long double throughout (bs_analysis_internal.h) */
+typedef long double ld;
 
 void	   *(*bs_analysis_alloc) (size_t size) = malloc;
 void		(*bs_analysis_free) (void *pointer) = free;

@@ -4,6 +4,7 @@
  * sizing): decisions "does some k reach the target at m" (fact 3 of
  * bs_optimal_k.c), galloping and bisecting from an estimate.
  */
+#include "analysis/bs_analysis.h"
 #include "analysis/bs_analysis_internal.h"
 
 #include "common/bs_primes.h"

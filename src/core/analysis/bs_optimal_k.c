@@ -4,6 +4,7 @@
  * search over k and m (below), which bs_optimal_k_bounds.c, bs_optimal_k_search.c and
  * bs_optimal_bits.c implement.
  */
+#include "analysis/bs_analysis.h"
 #include "analysis/bs_analysis_internal.h"
 
 #include <stdlib.h>

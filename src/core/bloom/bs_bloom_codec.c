@@ -12,6 +12,8 @@
 #include "bloom/bs_fit_state.h"
 #include "bloom/bs_scheme.h"
 
+_Static_assert(sizeof(bs_bloom_params) <= BS_FORM_PARAMS_BYTES, "bs_bloom_params fits bs_form_params_room");
+
 #define TEXT_MAGIC "bloom"
 
 #define TYPE_NAME "bloomfilter"

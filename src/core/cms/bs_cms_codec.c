@@ -10,6 +10,8 @@
 #include "common/bs_codec_util.h"
 #include "common/bs_primes.h"
 
+_Static_assert(sizeof(bs_cms_params) <= BS_FORM_PARAMS_BYTES, "bs_cms_params fits bs_form_params_room");
+
 #define TEXT_MAGIC "cms"
 
 #define TYPE_NAME "cmsketch"

@@ -2,7 +2,7 @@
  * bs_cms_probe.h — the hot path of the count-min sketch, inline: hash a value
  * to its columns, add to its counters, read its estimate.  The SQL layer's
  * per-row functions (cms_agg's transition, cms_estimate) include it so that
- * nothing on the path is a function call; bs_cms.c builds its checked
+ * nothing on the path is a function call; bs_cms_probe.c builds its checked
  * functions on the same code, so both give the same bytes.
  */
 #ifndef BS_CMS_PROBE_H
@@ -10,6 +10,39 @@
 
 #include "cms/bs_cms.h"
 #include "bloom/bs_probe.h"			/* bs_hash128, bs_map_uniform, BS_RESEED_STEP */
+
+/* Constants for probing sketches with these parameters. */
+void		bs_cms_probe_init(bs_cms_probe *probe, uint32_t width, uint32_t depth,
+							  uint32_t copies, uint64_t seed);
+
+/*
+ * The column of row 0 (first = a) and the step (b, 1 <= b <= w - 1) of one
+ * value in one copy: row j uses column (a + j*b) mod w.
+ */
+void		bs_cms_locate(const bs_cms_probe *probe, uint32_t copy,
+						  const void *data, size_t length,
+						  uint64_t *first, uint64_t *step);
+
+/* The copies * d columns of a value, copy-major (for tests and tools). */
+void		bs_cms_positions(const bs_cms_probe *probe, const void *data,
+							 size_t length, uint64_t *columns);
+
+/*
+ * Add `count` occurrences of one value's canonical bytes.  BS_ERR_PARAM when
+ * count is negative; BS_ERR_TOO_LARGE when total or one of the value's
+ * counters would pass 2^64 - 1, in which case the sketch is left unchanged.
+ * The value family is the caller's (the SQL layer sets it).
+ */
+bs_status	bs_cms_add(bs_cms *cms, const bs_cms_probe *probe, const void *data,
+					   size_t length, int64_t count, bs_error *err);
+
+/*
+ * Point query: the minimum of the value's counters over all rows of all
+ * copies.  Never below the true count; Theorem 9.1 bounds how often it is
+ * more than epsilon * total above it (see bs_cms_failure_bound).
+ */
+uint64_t	bs_cms_estimate(const bs_cms *cms, const bs_cms_probe *probe,
+							const void *data, size_t length);
 
 /* The hash seed of copy c (see BS_CMS_COPY_SEED_STEP). */
 static inline uint64_t

@@ -8,9 +8,7 @@
 #include <string.h>
 
 #include "common/bs_base64.h"
-#include "bloom/bs_bloom.h"
-#include "cms/bs_cms.h"
-#include "topk/bs_topk.h"
+#include "bloom/bs_bloom.h"			/* bs_family_name */
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define HOST_IS_LITTLE_ENDIAN 1
@@ -483,18 +481,10 @@ bs_form_load_text(const bs_form *form, void *value, const void *params,
 	return form->check_words(value, err);
 }
 
-/* Room for the params of any type. */
-typedef union any_params
-{
-	bs_bloom_params bloom;
-	bs_cms_params cms;
-	bs_topk_params topk;
-} any_params;
-
 uint64_t
 bs_form_serial_bytes(const bs_form *form, const void *value)
 {
-	any_params	params;
+	bs_form_params_room params;
 
 	bs_form_get_params(form, value, &params);
 	return form->serial_header_bytes + payload_size(form, &params);
@@ -503,7 +493,7 @@ bs_form_serial_bytes(const bs_form *form, const void *value)
 void
 bs_form_serialize(const bs_form *form, const void *value, uint8_t *out)
 {
-	any_params	params;
+	bs_form_params_room params;
 
 	bs_form_get_params(form, value, &params);
 	write_header(form, value, out);
@@ -518,7 +508,7 @@ bs_form_serialize(const bs_form *form, const void *value, uint8_t *out)
 uint64_t
 bs_form_text_length(const bs_form *form, const void *value)
 {
-	any_params	params;
+	bs_form_params_room params;
 	char		prefix[BS_TEXT_PREFIX_MAX];
 
 	bs_form_get_params(form, value, &params);
@@ -529,7 +519,7 @@ bs_form_text_length(const bs_form *form, const void *value)
 void
 bs_form_format_text(const bs_form *form, const void *value, char *out)
 {
-	any_params	params;
+	bs_form_params_room params;
 	char	   *payload;
 
 	bs_form_get_params(form, value, &params);

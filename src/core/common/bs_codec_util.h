@@ -16,47 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/bs_endian.h"
 #include "common/bs_error.h"
-
-static inline uint16_t
-bs_load_le16(const uint8_t *p)
-{
-	return (uint16_t) (p[0] | (p[1] << 8));
-}
-
-static inline uint32_t
-bs_load_le32(const uint8_t *p)
-{
-	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16) |
-		((uint32_t) p[3] << 24);
-}
-
-static inline uint64_t
-bs_load_le64(const uint8_t *p)
-{
-	return (uint64_t) bs_load_le32(p) | ((uint64_t) bs_load_le32(p + 4) << 32);
-}
-
-static inline void
-bs_store_le16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t) v;
-	p[1] = (uint8_t) (v >> 8);
-}
-
-static inline void
-bs_store_le32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t) (v >> (8 * i));
-}
-
-static inline void
-bs_store_le64(uint8_t *p, uint64_t v)
-{
-	bs_store_le32(p, (uint32_t) v);
-	bs_store_le32(p + 4, (uint32_t) (v >> 32));
-}
 
 /* Copy words to little-endian bytes, and back (a memcpy on little-endian hosts). */
 void		bs_words_to_le(const uint64_t *words, uint64_t count, uint8_t *out);
@@ -129,6 +90,18 @@ typedef struct bs_header_field
  * params points to the type's params struct (bs_bloom_params, bs_cms_params,
  * bs_topk_params): the header fields alone, as decoded from untrusted input.
  */
+/*
+ * Room for the params of any type's form, for the calls below that read a
+ * value's header before they know its type; each codec checks at compile
+ * time that its params fit.
+ */
+#define BS_FORM_PARAMS_BYTES 128
+typedef union bs_form_params_room
+{
+	uint64_t	align;
+	unsigned char bytes[BS_FORM_PARAMS_BYTES];
+} bs_form_params_room;
+
 typedef struct bs_form
 {
 	const char *type_name;		/* in messages: "bloomfilter" */

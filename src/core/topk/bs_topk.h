@@ -61,7 +61,7 @@
 #include <stdint.h>
 
 #include "bloom/bs_bloom.h"			/* bs_family */
-#include "common/bs_codec_util.h"		/* bs_load_le* */
+#include "common/bs_endian.h"		/* bs_load_le* */
 #include "common/bs_error.h"
 
 #define BS_TOPK_FORMAT_VERSION 1

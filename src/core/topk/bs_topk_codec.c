@@ -10,6 +10,8 @@
 
 #include "topk/bs_topk_text.h"
 
+_Static_assert(sizeof(bs_topk_params) <= BS_FORM_PARAMS_BYTES, "bs_topk_params fits bs_form_params_room");
+
 #define TEXT_MAGIC "topk"
 
 #define TYPE_NAME "topksketch"

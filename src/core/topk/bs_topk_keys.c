@@ -1,12 +1,13 @@
 /*
  * bs_topk_keys.c — where the heavy-hitters table keeps its keys
- * (bs_topk_table.h): in the slot up to BS_TOPK_INLINE_KEY bytes, in the
+ * (bs_topk_keys.h): in the slot up to BS_TOPK_INLINE_KEY bytes, in the
  * table's arena up to BS_TOPK_ARENA_KEY, in an allocation of their own
  * beyond.  A column of distinct strings makes every row a new key and every
  * c rows a reduction that drops most of them, so the arena takes a new key
  * with a copy and forgets the dropped ones all at once, when a reduction
  * rewrites it with the keys still used.
  */
+#include "topk/bs_topk_keys.h"
 #include "topk/bs_topk_memory.h"
 
 /* The arena's first size. */

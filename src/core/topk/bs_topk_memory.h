@@ -8,7 +8,7 @@
 
 #include <inttypes.h>
 
-#include "topk/bs_topk_table.h"
+#include "topk/bs_topk_slots.h"
 
 static inline bs_status
 bs_topk_out_of_memory(bs_error *err, uint64_t bytes)

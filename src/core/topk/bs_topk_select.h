@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "topk/bs_topk_table.h"
+#include "topk/bs_topk_slots.h"
 
 /*
  * Reorder s[0..n), slots of the table, so that its first k are the k best:

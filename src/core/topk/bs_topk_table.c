@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "common/bs_combine.h"
+#include "topk/bs_topk_keys.h"
 #include "topk/bs_topk_memory.h"
 #include "topk/bs_topk_select.h"
 
