@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bloom/bs_bloom.h"
+#include "bloom/bs_probe.h"
 #include "bloom/bs_estimate.h"
 #include "common/bs_primes.h"
 

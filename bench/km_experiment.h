@@ -21,6 +21,7 @@
 
 #include "analysis/bs_analysis.h"
 #include "bloom/bs_bloom.h"
+#include "bloom/bs_probe.h"
 #include "common/bs_primes.h"
 #include "bloom/bs_scheme.h"
 #include "analysis/bs_scheme_sizing.h"

@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "bloom/bs_bloom.h"
+#include "bloom/bs_probe.h"
 #include "bloom/bs_scheme.h"
 #include "analysis/bs_scheme_sizing.h"
 

@@ -18,6 +18,7 @@
 #include "analysis_internal.h"
 #include "analysis/bs_analysis.h"
 #include "bloom/bs_bloom.h"
+#include "bloom/bs_probe.h"
 #include "analysis/bs_rate_chain_step.h"
 #include "common/bs_primes.h"
 #include "analysis/bs_sizing.h"

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bloom/bs_bloom.h"
+#include "bloom/bs_probe.h"
 #include "bloom/bs_bloom_codec.h"
 #include "cms/bs_cms.h"
 #include "cms/bs_cms_probe.h"

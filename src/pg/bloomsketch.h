@@ -13,6 +13,7 @@
 
 #include "../core/bloom/bs_bloom.h"
 #include "../core/bloom/bs_bloom_codec.h"
+#include "../core/bloom/bs_probe.h"
 
 /* Where untrusted bytes came from: decides the SQLSTATE of a format error. */
 typedef enum BsSource

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "bloom/bs_bloom.h"
+#include "bloom/bs_probe.h"
 #include "cms/bs_cms.h"
 #include "cms/bs_cms_probe.h"
 #include "topk/bs_topk.h"

@@ -1,7 +1,7 @@
 /*
  * bs_double_hash_exact.c — the exact false-positive rate of small filters of the
  * double-hashing schemes, Kirsch and Mitzenmacher's term included
- * (bs_double_hash_rate.h), by counting every member that covers part of a
+ * (bs_double_hash_exact.h), by counting every member that covers part of a
  * non-member.
  *
  * Positions are g_i = a + i b + f(i) mod m, m prime, f = 0, i^2 or i^3, a
@@ -22,7 +22,7 @@
  * Terms: KM is Kirsch and Mitzenmacher (2008); their Theta(1/n) term is the
  * share of false positives caused by one member repeating most positions.
  */
-#include "analysis/bs_double_hash_rate.h"
+#include "analysis/bs_double_hash_exact.h"
 
 #include <math.h>
 #include <string.h>
@@ -255,4 +255,25 @@ bs_km_sampled_fpr(uint8_t scheme, uint64_t bits, uint32_t hashes, double items,
 		!countable(scheme, bits, hashes, meeting + EXACT_SAMPLES, max_work))
 		return NAN;
 	return items <= 0 ? 0 : counted_rate(scheme, bits, hashes, items, true);
+}
+
+size_t
+bs_km_meeting_steps(uint8_t scheme, uint64_t m, uint32_t k, uint64_t *steps)
+{
+	size_t		count = 0;
+
+	for (uint64_t i = 0; i < k; i++)
+		for (uint64_t j = i + 1; j < k; j++)
+		{
+			uint64_t	sum = scheme == BS_SCHEME_DOUBLE_SQUARE ? (i + j) % m
+				: ((i * i) % m + (i * j) % m + (j * j) % m) % m;
+			uint64_t	b = (m - sum) % m;
+			bool		seen = false;
+
+			for (size_t c = 0; c < count && !seen; c++)
+				seen = steps[c] == b;
+			if (!seen)
+				steps[count++] = b;
+		}
+	return count;
 }

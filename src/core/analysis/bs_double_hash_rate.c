@@ -217,27 +217,6 @@ distinct_positions(uint8_t scheme, uint64_t m, uint32_t k, uint64_t b, uint64_t 
 	return distinct;
 }
 
-size_t
-bs_km_meeting_steps(uint8_t scheme, uint64_t m, uint32_t k, uint64_t *steps)
-{
-	size_t		count = 0;
-
-	for (uint64_t i = 0; i < k; i++)
-		for (uint64_t j = i + 1; j < k; j++)
-		{
-			uint64_t	sum = scheme == BS_SCHEME_DOUBLE_SQUARE ? (i + j) % m
-				: ((i * i) % m + (i * j) % m + (j * j) % m) % m;
-			uint64_t	b = (m - sum) % m;
-			bool		seen = false;
-
-			for (size_t c = 0; c < count && !seen; c++)
-				seen = steps[c] == b;
-			if (!seen)
-				steps[count++] = b;
-		}
-	return count;
-}
-
 /*
  * z_share for double_square and double_cube: the b at which two probes of
  * one item meet, each with its number of distinct positions.

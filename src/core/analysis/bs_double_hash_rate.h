@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/bs_double_hash_exact.h"	/* the exact count and its limits */
+
 /*
  * Whether bs_km_fpr models the scheme: double, double_square, double_cube
  * and partition (the others place the positions of one item independently,
@@ -30,42 +32,6 @@ bool		bs_km_models(uint8_t scheme);
  */
 double		bs_km_fpr(uint8_t scheme, uint64_t bits, uint32_t hashes, double items,
 					  double fill);
-
-/*
- * The exact rate of a filter of double, double_square or double_cube under
- * ideal hashing (bs_double_hash_exact.c), where counting it takes at most max_work
- * steps, and k <= 16; NAN elsewhere.  Its work is m k^2 + 12 2^k steps per
- * non-member counted: one for double, m for the extended schemes.  A step
- * is a few nanoseconds.
- */
-double		bs_km_exact_fpr(uint8_t scheme, uint64_t bits, uint32_t hashes, double items,
-							double max_work);
-
-/*
- * bs_km_exact_fpr for double_square and double_cube with the non-members
- * sampled: those whose probes meet counted exactly, 16 others at an even
- * stride for the rest (within 0.5% of the exact rate wherever that was
- * compared, 5 to 100 items).  It counts 2k - 3 + 16 non-members for
- * double_square, k (k - 1) / 2 + 16 for double_cube; NAN past max_work or
- * for other schemes.
- */
-double		bs_km_sampled_fpr(uint8_t scheme, uint64_t bits, uint32_t hashes, double items,
-							  double max_work);
-
-/*
- * The steps b at which two probes of a double_square or double_cube item
- * meet (b = -(i + j) for i^2, -(i^2 + ij + j^2) for i^3): an item then has
- * fewer distinct positions, and a non-member such a rate up to 20 times
- * that of the others.  At most k (k - 1) / 2 of them, into steps.
- */
-size_t		bs_km_meeting_steps(uint8_t scheme, uint64_t m, uint32_t k, uint64_t *steps);
-
-/*
- * The work limits of the exact count: sizing, which may try several shapes,
- * allows about 5 ms per shape; bloom_expected_fpr, called once, about 0.1 s.
- */
-#define BS_KM_SIZING_WORK 1e6
-#define BS_KM_REPORT_WORK 2e7
 
 /*
  * The rate of one given filter of these schemes: the share of hash pairs

@@ -192,30 +192,6 @@ void		bs_bloom_init(bs_bloom *filter, uint64_t bits, uint32_t hashes,
 
 void		bs_bloom_get_params(const bs_bloom *filter, bs_bloom_params *params);
 
-/* Constants for probing filters with these parameters. */
-void		bs_probe_init_scheme(bs_probe *probe, bs_scheme scheme, uint64_t bits,
-								 uint32_t hashes, uint64_t seed);
-
-/* The same for double hashing, and for the shape of a given filter. */
-void		bs_probe_init(bs_probe *probe, uint64_t bits, uint32_t hashes,
-						  uint64_t seed);
-void		bs_probe_for(bs_probe *probe, const bs_bloom *filter);
-
-/*
- * Set the k bits of one value's canonical bytes; counts it in items.  (The
- * same steps, inline and one at a time, are in bs_probe.h.)
- */
-void		bs_bloom_add(bs_bloom *filter, const bs_probe *probe,
-						 const void *data, size_t length);
-
-/* True when all k bits of the value's canonical bytes are set. */
-bool		bs_bloom_test(const bs_bloom *filter, const bs_probe *probe,
-						  const void *data, size_t length);
-
-/* The k positions of a value, in probe order (for tests and tools). */
-void		bs_bloom_positions(const bs_probe *probe, const void *data,
-							   size_t length, uint64_t *positions);
-
 /*
  * Error (BS_ERR_MISMATCH) unless two filters share version, scheme, m, k,
  * seed and family; a filter with no family yet matches any family.

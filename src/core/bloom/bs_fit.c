@@ -4,7 +4,6 @@
  */
 #include "bloom/bs_fit.h"
 #include "common/bs_error.h"
-#include "analysis/bs_scheme_sizing.h"
 
 #include <math.h>
 
@@ -162,24 +161,4 @@ bs_fit_fold_down(uint64_t *words, uint64_t bits, uint64_t target)
 		bs_poll_interrupts();
 		bs_fit_fold(words, bits);
 	}
-}
-
-double
-bs_fit_reference_bits(uint64_t n, double fpr)
-{
-	static const uint8_t schemes[] = {BS_SCHEME_DOUBLE, BS_SCHEME_DOUBLE_SQUARE,
-		BS_SCHEME_DOUBLE_CUBE, BS_SCHEME_PARTITION, BS_SCHEME_INDEPENDENT, BS_SCHEME_BLOCKED};
-	double		best = INFINITY;
-
-	for (size_t s = 0; s < sizeof(schemes); s++)
-	{
-		uint64_t	bits;
-		uint32_t	hashes;
-		bs_error	err;
-
-		if (bs_bloom_size_scheme(schemes[s], (int64_t) n, fpr, &bits, &hashes, &err) == BS_OK &&
-			(double) bits < best)
-			best = (double) bits;
-	}
-	return best;
 }

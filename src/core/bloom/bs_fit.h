@@ -34,7 +34,7 @@
 #include <stdint.h>
 
 #include "bloom/bs_bloom.h"
-#include "bloom/bs_probe.h"
+#include "common/bs_hash.h"			/* bs_block_remix */
 
 /* The smallest fit filter: 8 bits (stored in one word, the rest zero). */
 #define BS_FIT_MIN_BITS UINT64_C(8)

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "analysis/bs_analysis.h"
+#include "analysis/bs_scheme_sizing.h"
 #include "bloom/bs_estimate.h"
 #include "bloom/bs_scheme.h"
 
@@ -109,4 +110,24 @@ bs_fit_size_of_bits(const uint64_t *words, uint64_t ceiling, uint32_t hashes, do
 	uint64_t	items = bs_fit_estimate_items(bs_fit_count_set(words, ceiling), ceiling, hashes);
 
 	return bs_fit_size(items, hashes, fpr, ceiling, met);
+}
+
+double
+bs_fit_reference_bits(uint64_t n, double fpr)
+{
+	static const uint8_t schemes[] = {BS_SCHEME_DOUBLE, BS_SCHEME_DOUBLE_SQUARE,
+		BS_SCHEME_DOUBLE_CUBE, BS_SCHEME_PARTITION, BS_SCHEME_INDEPENDENT, BS_SCHEME_BLOCKED};
+	double		best = INFINITY;
+
+	for (size_t s = 0; s < sizeof(schemes); s++)
+	{
+		uint64_t	bits;
+		uint32_t	hashes;
+		bs_error	err;
+
+		if (bs_bloom_size_scheme(schemes[s], (int64_t) n, fpr, &bits, &hashes, &err) == BS_OK &&
+			(double) bits < best)
+			best = (double) bits;
+	}
+	return best;
 }

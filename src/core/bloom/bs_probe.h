@@ -9,60 +9,34 @@
 
 #include "bloom/bs_block_simd.h"
 #include "bloom/bs_bloom.h"
+#include "bloom/bs_probe_other.h"
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
+#include "common/bs_batch_key.h"	/* BS_PREFETCH_LIMIT */
+#include "common/bs_hash.h"
 
-/* Added to the seed to draw a fresh hash after a rejected one (see below). */
-#define BS_RESEED_STEP UINT64_C(0x9E3779B97F4A7C15)
+/* Constants for probing filters with these parameters. */
+void		bs_probe_init_scheme(bs_probe *probe, bs_scheme scheme, uint64_t bits,
+								 uint32_t hashes, uint64_t seed);
 
-#if defined(__GNUC__) || defined(__clang__)
-#define BS_FLATTEN __attribute__((flatten))
-#define BS_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define BS_FLATTEN
-#define BS_ALWAYS_INLINE inline
-#endif
-
-/*
- * XXH3_128bits_withSeed of an 8-byte value (the integer, float, date and
- * timestamp families) with every call inlined: the constant length folds
- * the length dispatch away, leaving a few multiplications.
- */
-static inline BS_FLATTEN XXH128_hash_t
-bs_hash128_8(const void *data, uint64_t seed)
-{
-	return XXH3_128bits_withSeed(data, 8, seed);
-}
-
-/* XXH3_128bits_withSeed, with the 8-byte case of bs_hash128_8. */
-static inline XXH128_hash_t
-bs_hash128(const void *data, size_t length, uint64_t seed)
-{
-	if (length == 8)
-		return bs_hash128_8(data, seed);
-	return XXH3_128bits_withSeed(data, length, seed);
-}
-
-/* At most this many lines are prefetched per value (k can reach 1024). */
-#define BS_PREFETCH_LIMIT 16
+/* The same for double hashing, and for the shape of a given filter. */
+void		bs_probe_init(bs_probe *probe, uint64_t bits, uint32_t hashes,
+						  uint64_t seed);
+void		bs_probe_for(bs_probe *probe, const bs_bloom *filter);
 
 /*
- * Map a uniform 64-bit x onto a uniform value in [0, n) without modulo bias:
- * floor(x * n / 2^64), rejecting the 2^64 mod n values of x whose low product
- * half falls below that count (Lemire's multiply-shift with rejection).  Each
- * result then has exactly floor(2^64 / n) accepted preimages.
+ * Set the k bits of one value's canonical bytes; counts it in items.  (The
+ * same steps, inline and one at a time, are in bs_probe.h.)
  */
-static inline bool
-bs_map_uniform(uint64_t x, uint64_t n, uint64_t reject_below, uint64_t *out)
-{
-	unsigned __int128 product = (unsigned __int128) x * n;
+void		bs_bloom_add(bs_bloom *filter, const bs_probe *probe,
+						 const void *data, size_t length);
 
-	if ((uint64_t) product < reject_below)
-		return false;
-	*out = (uint64_t) (product >> 64);
-	return true;
-}
+/* True when all k bits of the value's canonical bytes are set. */
+bool		bs_bloom_test(const bs_bloom *filter, const bs_probe *probe,
+						  const void *data, size_t length);
+
+/* The k positions of a value, in probe order (for tests and tools). */
+void		bs_bloom_positions(const bs_probe *probe, const void *data,
+							   size_t length, uint64_t *positions);
 
 /*
  * Kirsch–Mitzenmacher double hashing (KM 2008, section 5.2): one
@@ -137,20 +111,12 @@ bs_probe_locatable(const bs_probe *probe)
 /*
  * Blocked scheme: bit j of the value inside its block is the j-th 9-bit
  * chunk of b; seven chunks fit in 64 bits, so every seventh bit draws a fresh
- * 64-bit word from a fixed mixer (splitmix64's finaliser) of the last one.
- * The chunks of a uniform b are uniform and independent, so the k bits are
- * k independent uniform positions in the block (Putze, Sanders and Singler's
- * blocked filter with the standard construction inside each block).
+ * 64-bit word from a fixed mixer (bs_block_remix, splitmix64's finaliser) of
+ * the last one.  The chunks of a uniform b are uniform and independent, so
+ * the k bits are k independent uniform positions in the block (Putze,
+ * Sanders and Singler's blocked filter with the standard construction inside
+ * each block).
  */
-static inline uint64_t
-bs_block_remix(uint64_t x)
-{
-	x += UINT64_C(0x9E3779B97F4A7C15);
-	x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-	x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
-	return x ^ (x >> 31);
-}
-
 /* 9-bit chunks in one 64-bit word: the bits of a blocked value per draw. */
 #define BS_BLOCK_CHUNKS 7
 
@@ -244,22 +210,6 @@ bs_block_test_short(const uint64_t *block, uint64_t b, uint32_t hashes)
 #undef BS_BLOCK_TEST_CHUNK
 	return (missing & 1) == 0;
 }
-
-/* Out of line: positions of the schemes other than double and blocked. */
-void		bs_probe_set_other(bs_bloom *filter, const bs_probe *probe,
-							   uint64_t first, uint64_t step);
-bool		bs_probe_test_other(const bs_bloom *filter, const bs_probe *probe,
-								uint64_t first, uint64_t step);
-void		bs_probe_positions_other(const bs_probe *probe, uint64_t first,
-									 uint64_t step, uint64_t *positions);
-
-/* The independent scheme, straight from the value's bytes. */
-void		bs_independent_set(bs_bloom *filter, const bs_probe *probe,
-							   const void *data, size_t length);
-bool		bs_independent_test(const bs_bloom *filter, const bs_probe *probe,
-								const void *data, size_t length);
-void		bs_independent_positions(const bs_probe *probe, const void *data,
-									 size_t length, uint64_t *positions);
 
 /*
  * Prefetch, for writing, the cache lines of a located value's bits.  Always

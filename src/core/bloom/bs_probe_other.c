@@ -5,7 +5,8 @@
  * line because no hot path depends on them; bs_probe.h keeps double hashing
  * and the blocked scheme inline.
  */
-#include "bloom/bs_probe.h"
+#include "bloom/bs_probe_other.h"
+#include "common/bs_hash.h"
 
 #include "bloom/bs_fit.h"
 

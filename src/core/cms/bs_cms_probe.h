@@ -9,7 +9,7 @@
 #define BS_CMS_PROBE_H
 
 #include "cms/bs_cms.h"
-#include "bloom/bs_probe.h"			/* bs_hash128, bs_map_uniform, BS_RESEED_STEP */
+#include "common/bs_hash.h"			/* bs_hash128, bs_map_uniform, BS_RESEED_STEP */
 
 /* Constants for probing sketches with these parameters. */
 void		bs_cms_probe_init(bs_cms_probe *probe, uint32_t width, uint32_t depth,

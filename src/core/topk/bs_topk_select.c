@@ -6,7 +6,7 @@
 #include "topk/bs_topk_select.h"
 
 #include "common/bs_error.h"			/* bs_poll_at */
-#include "bloom/bs_probe.h"			/* bs_block_remix */
+#include "common/bs_hash.h"			/* bs_block_remix */
 
 /*
  * The order of two slots' keys, for ties: by hash, under a salt, then by key.
