@@ -9,8 +9,9 @@ in a header of A calls a function that B's object file defines.  The units
 are meant to form layers: a circle means two units cannot be read, tested or
 moved one without the other.
 
-    scripts/unit_graph.py [ROOT]          exit 1 and print each circle found
-    scripts/unit_graph.py --edges [ROOT]  print the edges too
+    scripts/unit_graph.py [ROOT]              exit 1 and print each circle found
+    scripts/unit_graph.py --edges [ROOT]      print the edges too
+    scripts/unit_graph.py --under core [ROOT] only the units under src/core
 
 The objects must be built (make) first: a .c without its .o is an error.
 """
@@ -64,10 +65,10 @@ def nm_symbols(obj):
     return defined, undefined
 
 
-def collect_units(src):
-    """unit name -> list of its files, for every .c and .h under src."""
+def collect_units(src, under):
+    """unit name -> list of its files, for every .c and .h under src/<under>."""
     units = {}
-    for dirpath, _dirs, files in os.walk(src):
+    for dirpath, _dirs, files in os.walk(os.path.join(src, under)):
         for name in sorted(files):
             if name.endswith((".c", ".h")):
                 path = os.path.join(dirpath, name)
@@ -76,9 +77,9 @@ def collect_units(src):
     return units
 
 
-def build_graph(root):
+def build_graph(root, under):
     src = os.path.join(root, "src")
-    units = collect_units(src)
+    units = collect_units(src, under)
     header_unit = {}
     for unit, files in units.items():
         for path in files:
@@ -185,8 +186,11 @@ def one_circle(edges, component):
 def main(argv):
     show_edges = "--edges" in argv
     args = [a for a in argv if a != "--edges"]
+    under = ""
+    if args[:1] == ["--under"]:
+        under, args = args[1], args[2:]
     root = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-    edges = build_graph(root)
+    edges = build_graph(root, under)
     if show_edges:
         for a in sorted(edges):
             for b, why in sorted(edges[a].items()):

@@ -9,6 +9,9 @@
  *	bs_blocked_rate.h	rates and sizing of blocked filters
  *	bs_double_hash_rate.h	rates of the double-hashing and partition schemes
  *						with Kirsch and Mitzenmacher's Theta(1/n) term
+ *						(bs_double_hash_exact.h: the exact count for small m)
+ *	bs_analysis_memory.h	allocation hooks and what a sizing remembers
+ *	bs_analysis_params.h	the constructions and the ranges accepted
  *
  * The files behind bs_analysis.h share bs_analysis_internal.h, which lists
  * them; bs_rate_chain_step.h and bs_shifted_and.h are inner loops.

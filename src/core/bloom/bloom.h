@@ -1,11 +1,12 @@
 /*
  * bloom.h — the index of src/core/bloom: the Bloom filter.
  *
- *	bs_bloom.h		the filter's layout, families, creation and textbook
- *					sizing, adding and testing values, merging (bs_bloom_merge.c)
+ *	bs_bloom.h		the filter's layout, families, creation, counting and
+ *					textbook sizing, merging (bs_bloom_merge.c)
  *	bs_probe.h		the hot path, inline: hashing a value to its positions
- *					and setting or testing them (bs_probe_other.c: the schemes
- *					offered for comparison); bs_block_simd.h its vector form
+ *					and setting or testing them, and the same one call at a
+ *					time (bs_probe.c); bs_probe_other.h the schemes offered
+ *					for comparison; bs_block_simd.h its vector form
  *	bs_scheme.h		what each probing scheme allows and what its bits mean
  *	bs_estimate.h	item counts and current rates from a filter's bits
  *	bs_batch.h		many values against one filter in one call

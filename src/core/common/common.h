@@ -10,8 +10,9 @@
  *					the framing of the text forms
  *	bs_combine.h	checks and result versions of combining two values
  *	bs_batch_key.h	one value's bytes for the batch calls of every type
- *
- * Hashing lives with probing (bloom/bs_probe.h), the hot path it serves.
+ *	bs_hash.h		XXH3 of a value's bytes, unbiased mapping onto a range,
+ *					a 64-bit mixer (inline: every type's hot path uses them)
+ *	bs_endian.h		little-endian loads and stores
  */
 #ifndef BS_COMMON_H
 #define BS_COMMON_H
@@ -20,7 +21,9 @@
 #include "common/bs_batch_key.h"
 #include "common/bs_codec_util.h"
 #include "common/bs_combine.h"
+#include "common/bs_endian.h"
 #include "common/bs_error.h"
+#include "common/bs_hash.h"
 #include "common/bs_primes.h"
 
 #endif							/* BS_COMMON_H */
