@@ -16,17 +16,15 @@ CORE_ANALYSIS = $(addprefix src/core/analysis/,$(addsuffix .o,bs_analysis bs_ana
 CORE_CMS = $(addprefix src/core/cms/,$(addsuffix .o,bs_cms bs_cms_probe bs_cms_codec bs_cms_batch))
 CORE_TOPK = $(addprefix src/core/topk/,$(addsuffix .o,bs_topk bs_topk_codec bs_topk_table bs_topk_select bs_topk_keys bs_topk_text))
 CORE_OBJS = $(CORE_COMMON) $(CORE_BLOOM) $(CORE_ANALYSIS) $(CORE_CMS) $(CORE_TOPK)
-PG_OBJS = src/pg/bloomsketch.o src/pg/report.o src/pg/bloomfilter_alloc.o src/pg/bloomfilter_finished.o \
-	src/pg/cmsketch_alloc.o \
-	src/pg/sketch_io.o src/pg/sketch_compare.o src/pg/sketch_agg.o src/pg/huge_pages.o \
-	src/pg/value_family.o src/pg/value_structured.o src/pg/stored_cache.o src/pg/bloomfilter_io.o \
-	src/pg/bloomfilter_probe.o src/pg/bloomfilter_funcs.o src/pg/bloomfilter_agg.o \
-	src/pg/bloomfilter_setops.o src/pg/bloomfilter_estimate.o src/pg/bloom_analysis.o \
-	src/pg/bloom_scheme_rates.o src/pg/fit_state.o src/pg/bloomfilter_fit_agg.o \
-	src/pg/cmsketch_io.o src/pg/cmsketch_funcs.o src/pg/cmsketch_agg.o \
-	src/pg/topksketch_state.o src/pg/topksketch_io.o src/pg/topksketch_agg.o \
-	src/pg/topksketch_funcs.o src/pg/topksketch_render.o src/pg/topksketch_values.o \
-	src/pg/batch_values.o src/pg/batch_bloom.o src/pg/batch_cms.o src/pg/batch_topk.o
+# the PostgreSQL layer: the extension's entry, what the types share
+# (sketch_*), then each type's files (<type>_<role>)
+PG_OBJS = src/pg/bloomsketch.o \
+	$(addprefix src/pg/sketch_,$(addsuffix .o,report io compare agg huge_pages value_family \
+	value_structured stored_cache batch)) \
+	$(addprefix src/pg/bloomfilter_,$(addsuffix .o,alloc finished io probe funcs agg setops \
+	estimate analysis fit_state fit_agg batch)) \
+	$(addprefix src/pg/cmsketch_,$(addsuffix .o,alloc io funcs agg batch)) \
+	$(addprefix src/pg/topksketch_,$(addsuffix .o,state io agg funcs render values batch))
 OBJS = $(CORE_OBJS) $(PG_OBJS)
 
 REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \

@@ -7,14 +7,14 @@
  * the ceiling once they are not (bs_fit_state.h), both functions of the set
  * of hashes alone.  A small group's state is a flat value that grows by one
  * pair per new distinct value; a larger one is an expanded object
- * (fit_state.c).  The final function decides the size once, from the whole
+ * (bloomfilter_fit_state.c).  The final function decides the size once, from the whole
  * group: the smallest power of two at which the filter's own false-positive
  * rate is within the rate asked for (bs_fit.h), built from the hashes or
  * folded down from the ceiling.  So the result depends only on the set of
  * values, never on how the rows were split or ordered.
  */
 #include "bloomsketch.h"
-#include "fit_state.h"
+#include "bloomfilter_fit_state.h"
 
 #include "../core/common/bs_combine.h"
 #include "../core/bloom/bs_probe.h"

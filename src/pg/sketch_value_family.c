@@ -1,5 +1,5 @@
 /*
- * value_family.c — canonical bytes per value family (docs/design.md decision 3).
+ * sketch_value_family.c — canonical bytes per value family (docs/design.md decision 3).
  *
  * Values that SQL considers equal must hash alike, and a value must hash the
  * same whatever the session, the client or server encoding, the OIDs of the
@@ -18,7 +18,7 @@
  *   date         the day number as little-endian int64
  *   timestamp, timestamptz   the microsecond count as little-endian int64
  *   other        arrays, ranges, composites and jsonb element by element
- *                under these same rules (value_structured.c), and time,
+ *                under these same rules (sketch_value_structured.c), and time,
  *                timetz, interval, inet, cidr and macaddr by their compared
  *                fields; tagged with a hash of the family signature, such as
  *                "array(integer)", so that int4[] and int8[] agree

@@ -1,11 +1,11 @@
 /*
- * batch_values.h — the arrays of the element-wise functions (bloom_*_each,
+ * sketch_batch.h — the arrays of the element-wise functions (bloom_*_each,
  * cms_*_each, topk_*_each, bloom_members): their elements read chunk by
  * chunk as canonical bytes, and their result arrays built once
- * (batch_values.c).
+ * (sketch_batch.c).
  */
-#ifndef BATCH_VALUES_H
-#define BATCH_VALUES_H
+#ifndef SKETCH_BATCH_H
+#define SKETCH_BATCH_H
 
 #include "bloomsketch.h"
 
@@ -128,4 +128,4 @@ bs_batch_result_int64(BatchResult *result, int64 value)
 	result->next++;
 }
 
-#endif							/* BATCH_VALUES_H */
+#endif							/* SKETCH_BATCH_H */

@@ -1,13 +1,13 @@
 /*
- * fit_state.h — bloom_fit_agg's state while it is being built: a flat
+ * bloomfilter_fit_state.h — bloom_fit_agg's state while it is being built: a flat
  * fit_partial bloomfilter for a small group, or an expanded object (the
  * hash list with an unsorted tail, or the bits at the ceiling) for a larger
  * one, which flattens to the canonical fit_partial value whenever
  * PostgreSQL needs its bytes (a partial aggregate's tuple, the output
  * function).
  */
-#ifndef FIT_STATE_H
-#define FIT_STATE_H
+#ifndef BLOOMFILTER_FIT_STATE_H
+#define BLOOMFILTER_FIT_STATE_H
 
 #include "bloomsketch.h"
 
@@ -62,4 +62,4 @@ void		bs_fit_add_state(FitExpanded *state, const bs_bloom *flat);
 /* A flat state of the hashes form with count hashes, its prefix and header from `like`. */
 bs_bloom   *bs_fit_flat_alloc(MemoryContext context, const bs_bloom *like, uint64 count);
 
-#endif							/* FIT_STATE_H */
+#endif							/* BLOOMFILTER_FIT_STATE_H */

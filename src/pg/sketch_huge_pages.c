@@ -1,5 +1,5 @@
 /*
- * huge_pages.c — ask Linux for transparent huge pages on a large new value,
+ * sketch_huge_pages.c — ask Linux for transparent huge pages on a large new value,
  * before its memory is first touched.
  *
  * Probes land on k random words of a filter (and d random counters of a

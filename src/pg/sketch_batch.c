@@ -1,19 +1,19 @@
 /*
- * batch_values.c — reading the array argument of an element-wise function
+ * sketch_batch.c — reading the array argument of an element-wise function
  * and building its result array.
  *
  * The array is detoasted once (PG_GETARG_ARRAYTYPE_P) and its elements read
  * in storage order with PostgreSQL's array iterator, which hands out each
  * element in place: a multi-dimensional array is read as unnest reads it,
  * and its lower bounds play no part.  The non-NULL elements of a chunk of
- * BS_BATCH_CHUNK become canonical bytes (value_family.c) in a memory context
+ * BS_BATCH_CHUNK become canonical bytes (sketch_value_family.c) in a memory context
  * reset for every chunk, so that whatever their canonical forms allocate
  * stays bounded by one chunk however long the array; the core then hashes,
  * prefetches and probes the chunk (bs_batch.h).  Results of a fixed-size
  * element type are written straight into one array allocated at its final
  * size, without a Datum per element.
  */
-#include "batch_values.h"
+#include "sketch_batch.h"
 
 #include "catalog/pg_type.h"
 #include "miscadmin.h"

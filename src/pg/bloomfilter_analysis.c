@@ -1,7 +1,9 @@
 /*
- * bloom_analysis.c — the exact false-positive analysis as SQL functions
- * (the math is in src/core/analysis/bs_analysis.c, with its references to Burns'
- * paper and the lecture notes).
+ * bloomfilter_analysis.c — the exact false-positive analysis as SQL
+ * functions (the math is in src/core/analysis/bs_analysis.c, with its
+ * references to Burns' paper and the lecture notes), and the expected rate
+ * of each probing scheme under its own model
+ * (src/core/analysis/bs_scheme_sizing.c).
  */
 #include "bloomsketch.h"
 
@@ -10,6 +12,7 @@
 #include "utils/builtins.h"
 
 #include "../core/analysis/bs_analysis.h"
+#include "../core/analysis/bs_scheme_sizing.h"
 
 /* 'standard' (k independent positions) or 'classic' (k distinct positions). */
 static bs_construction
@@ -132,4 +135,19 @@ bloom_space_lower_bound(PG_FUNCTION_ARGS)
 
 	check(bs_space_lower_bound(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), &bits, &err), &err);
 	PG_RETURN_FLOAT8(bits);
+}
+
+PG_FUNCTION_INFO_V1(bloom_expected_fpr);
+/* bloom_expected_fpr(bits, items, hashes, scheme): the rate under the scheme's own model. */
+Datum
+bloom_expected_fpr(PG_FUNCTION_ARGS)
+{
+	uint8		scheme = bs_scheme_or_error(PG_GETARG_TEXT_PP(3));
+	bs_error	err;
+	double		rate;
+
+	if (bs_scheme_expected_fpr(scheme, PG_GETARG_INT64(0), PG_GETARG_INT64(1),
+							   PG_GETARG_INT32(2), &rate, &err) != BS_OK)
+		bs_report(&err, BS_SOURCE_TEXT);
+	PG_RETURN_FLOAT8(rate);
 }

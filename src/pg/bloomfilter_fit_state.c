@@ -1,5 +1,5 @@
 /*
- * fit_state.c — bloom_fit_agg's expanded state (fit_state.h).
+ * bloomfilter_fit_state.c — bloom_fit_agg's expanded state (bloomfilter_fit_state.h).
  *
  * A group past FIT_FLAT_MAX_HASHES distinct values keeps its hashes in a
  * list whose first `sorted` pairs are sorted and unique and the rest an
@@ -12,7 +12,7 @@
  * whenever it needs the bytes; flattening merges the tail first, so the
  * bytes are the canonical fit_partial value (bs_fit_state.h).
  */
-#include "fit_state.h"
+#include "bloomfilter_fit_state.h"
 
 #include "../core/common/bs_combine.h"
 

@@ -1,5 +1,5 @@
 /*
- * report.c — errors the whole SQL layer raises: a core failure as an
+ * sketch_report.c — errors the whole SQL layer raises: a core failure as an
  * ereport with the fitting SQLSTATE (docs/design.md decision 4), the failure
  * of an update or merge, a stored value found corrupt, and a transition
  * function called outside its aggregate.

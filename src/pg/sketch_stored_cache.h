@@ -1,9 +1,9 @@
 /*
- * stored_cache.h — detoasted copies of stored filters and sketches, per call
- * site (stored_cache.c).
+ * sketch_stored_cache.h — detoasted copies of stored filters and sketches, per call
+ * site (sketch_stored_cache.c).
  */
-#ifndef STORED_CACHE_H
-#define STORED_CACHE_H
+#ifndef SKETCH_STORED_CACHE_H
+#define SKETCH_STORED_CACHE_H
 
 #include "postgres.h"
 #include "pg_compat.h"
@@ -23,4 +23,4 @@ typedef struct StoredCache StoredCache;
 const struct varlena *bs_stored_value_arg(FunctionCallInfo fcinfo, int arg,
 										  StoredCache **cache, StoredShapeCheck check);
 
-#endif							/* STORED_CACHE_H */
+#endif							/* SKETCH_STORED_CACHE_H */

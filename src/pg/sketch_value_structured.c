@@ -1,10 +1,10 @@
 /*
- * value_structured.c — canonical bytes of arrays, ranges, composites and
+ * sketch_value_structured.c — canonical bytes of arrays, ranges, composites and
  * jsonb, element by element.
  *
  * SQL compares these types element by element with each element type's own
  * equality, so they are hashed the same way: each element becomes its
- * canonical bytes under the rules of value_family.c, length-prefixed so that
+ * canonical bytes under the rules of sketch_value_family.c, length-prefixed so that
  * the whole form is self-delimiting.  What SQL equality ignores stays out:
  * the null bitmap of an array that holds no NULL, a composite's type OID,
  * the scale of a numeric, the encoding of a string, the order in which a

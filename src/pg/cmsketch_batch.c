@@ -1,5 +1,5 @@
 /*
- * batch_cms.c — a count-min sketch and many values in one call: the
+ * cmsketch_batch.c — a count-min sketch and many values in one call: the
  * estimate of each element of an array (cms_estimate_each) and a sketch
  * with every element counted (cms_add_each).
  *
@@ -7,9 +7,9 @@
  * with the same errors, through the core's batch calls (bs_cms_batch.h).  NULL
  * elements are no values: their estimate is NULL and they count nothing.
  */
-#include "batch_values.h"
+#include "sketch_batch.h"
 #include "cmsketch.h"
-#include "stored_cache.h"
+#include "sketch_stored_cache.h"
 
 #include "catalog/pg_type.h"
 

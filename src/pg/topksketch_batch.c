@@ -1,5 +1,5 @@
 /*
- * batch_topk.c — a heavy-hitters summary and many values in one call: the
+ * topksketch_batch.c — a heavy-hitters summary and many values in one call: the
  * estimate of each element of an array (topk_estimate_each, an array like
  * cms_estimate_each's) and the bounds of each (topk_bounds_each, a row per
  * element with the value, as topk_items lists them).
@@ -9,7 +9,7 @@
  * caches, so the elements are looked up one by one, chunk by chunk (the
  * chunk reader bounds the memory of their canonical forms).
  */
-#include "batch_values.h"
+#include "sketch_batch.h"
 #include "topksketch.h"
 
 #include "access/htup_details.h"

@@ -1,5 +1,5 @@
 /*
- * stored_cache.c — detoasted copies of stored filters and sketches, kept per
+ * sketch_stored_cache.c — detoasted copies of stored filters and sketches, kept per
  * call site of bloom_contains and cms_estimate.
  *
  * Those functions are called once per row, often with the same stored value
@@ -21,7 +21,7 @@
  * dropped first; the copy in use is always kept, so a value larger than
  * work_mem probed on every row is still detoasted only once.
  */
-#include "stored_cache.h"
+#include "sketch_stored_cache.h"
 
 #include "access/detoast.h"
 #include "access/xact.h"

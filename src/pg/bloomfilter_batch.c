@@ -1,5 +1,5 @@
 /*
- * batch_bloom.c — a filter and many values in one call: the membership of
+ * bloomfilter_batch.c — a filter and many values in one call: the membership of
  * each element of an array (bloom_contains_each), of all or any of them
  * (bloom_contains_all, bloom_contains_any), the elements that may be members
  * (bloom_members, the semi-join helper) and a filter with every element
@@ -12,8 +12,8 @@
  * the cache misses of many values.  NULL elements are no values: their
  * answer is NULL, and they are neither members nor added.
  */
-#include "batch_values.h"
-#include "stored_cache.h"
+#include "sketch_batch.h"
+#include "sketch_stored_cache.h"
 
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
