@@ -8,7 +8,7 @@ DATA = sql/bloomsketch--0.1.0.sql sql/bloomsketch--0.1.0--0.2.0.sql
 # the pure C core, folder by folder (src/core/<folder>/<folder>.h says what each offers)
 CORE_COMMON = $(addprefix src/core/common/,$(addsuffix .o,bs_error bs_poll bs_primes bs_base64 bs_codec_util bs_combine))
 CORE_BLOOM = $(addprefix src/core/bloom/,$(addsuffix .o,bs_bloom bs_probe bs_probe_other bs_scheme bs_batch bs_bloom_merge bs_bloom_codec \
-	bs_estimate bs_block_simd bs_fit bs_fit_size bs_fit_state))
+	bs_estimate bs_block_simd bs_fit bs_fit_size bs_fit_state bs_fit_build))
 CORE_ANALYSIS = $(addprefix src/core/analysis/,$(addsuffix .o,bs_analysis bs_analysis_memory bs_rate_chain bs_rate_standard bs_rate_classic \
 	bs_optimal_k_bounds bs_optimal_k_search bs_optimal_k bs_optimal_bits \
 	bs_rate_chain_step bs_sizing bs_blocked_rate bs_scheme_sizing \

@@ -1,20 +1,13 @@
 /*
- * bloomfilter_fit_state.c — bloom_fit_agg's expanded state (bloomfilter_fit_state.h).
- *
- * A group past FIT_FLAT_MAX_HASHES distinct values keeps its hashes in a
- * list whose first `sorted` pairs are sorted and unique and the rest an
- * unsorted tail of arriving pairs, so that a row costs an append, and the
- * tail is sorted and merged in (repeats dropped) when the list is full:
- * O(log n) a row, amortized.  Past the threshold
- * (bs_fit_threshold: half the bytes of the ceiling's bit array) the list
- * becomes the group's filter at the ceiling.  PostgreSQL keeps the object
- * as the aggregate's state without copying it and asks it to flatten
- * whenever it needs the bytes; flattening merges the tail first, so the
- * bytes are the canonical fit_partial value (bs_fit_state.h).
+ * bloomfilter_fit_state.c — bloom_fit_agg's expanded state
+ * (bloomfilter_fit_state.h): the core's state machine (bs_fit_build.c) in
+ * an expanded object, with its memory in the object's context and its
+ * errors reported.  PostgreSQL keeps the object as the aggregate's state
+ * without copying it and asks it to flatten whenever it needs the bytes;
+ * flattening merges the tail first, so the bytes are the canonical
+ * fit_partial value (bs_fit_state.h).
  */
 #include "bloomfilter_fit_state.h"
-
-#include "../core/common/bs_combine.h"
 
 #include "utils/memutils.h"
 
@@ -37,155 +30,50 @@ bs_fit_expanded(Datum datum)
 	return header->eoh_methods == &fit_methods ? (FitExpanded *) header : NULL;
 }
 
-static uint64
-threshold(const FitExpanded *state)
+/* The build's memory: the object's context (palloc raises when out of memory). */
+static void *
+context_alloc(void *context, size_t size)
 {
-	return bs_fit_threshold(state->ceiling);
+	return MemoryContextAlloc((MemoryContext) context, size);
 }
 
-/* Set the bits of the pairs still in flight. */
-static void
-ring_flush(FitExpanded *state)
+static void *
+context_grow(void *context pg_attribute_unused(), void *pointer, size_t size)
 {
-	for (; state->ring_count > 0; state->ring_count--)
-	{
-		uint32		h = state->ring_head;
-
-		bs_fit_set(state->bits, state->ceiling, state->head.hashes, state->ring[2 * h],
-				   state->ring[2 * h + 1]);
-		state->ring_head = (h + 1) & (FIT_RING_DEPTH - 1);
-	}
+	return repalloc(pointer, size);
 }
 
-/*
- * Bits form: prefetch the new pair's lines and set the bits of the pair
- * FIT_RING_DEPTH rows older, whose lines have arrived by now (a row's k
- * cache misses cannot overlap the next row's otherwise; bloomfilter_agg.c).
- */
 static void
-ring_push(FitExpanded *state, uint64 h1, uint64 h2)
+context_free(void *context pg_attribute_unused(), void *pointer)
 {
-	uint32		slot;
-
-	bs_fit_prefetch(state->bits, state->ceiling, state->head.hashes, h1, h2);
-	if (state->ring_count == FIT_RING_DEPTH)
-	{
-		slot = state->ring_head;
-		bs_fit_set(state->bits, state->ceiling, state->head.hashes, state->ring[2 * slot],
-				   state->ring[2 * slot + 1]);
-		state->ring_head = (slot + 1) & (FIT_RING_DEPTH - 1);
-	}
-	else
-		slot = (state->ring_head + state->ring_count++) & (FIT_RING_DEPTH - 1);
-	state->ring[2 * slot] = h1;
-	state->ring[2 * slot + 1] = h2;
+	pfree(pointer);
 }
 
 void
 bs_fit_merge_tail(FitExpanded *state)
 {
-	uint64	   *tail = state->pairs + 2 * state->sorted;
-	uint64		count;
-	uint64	   *copy;
+	bs_error	err;
 
-	if (state->bits != NULL)
-		ring_flush(state);
-	if (state->tail == 0)
-		return;
-	copy = MemoryContextAlloc(state->header.eoh_context, state->tail * 2 * sizeof(uint64));
-	count = bs_fit_sort_unique_scratch(tail, state->tail, copy);
-	count = bs_fit_drop_known(state->pairs, state->sorted, tail, count);
-	memcpy(copy, tail, count * 2 * sizeof(uint64));
-	bs_fit_merge_back(state->pairs, state->sorted, copy, count);
-	pfree(copy);
-	state->sorted += count;
-	state->tail = 0;
-}
-
-/* The group has outgrown its list: its filter at the ceiling from now on. */
-static void
-switch_to_bits(FitExpanded *state)
-{
-	bs_fit_merge_tail(state);
-	state->bits = MemoryContextAlloc(state->header.eoh_context, state->ceiling / 8);
-	bs_copy_polled(state->bits, NULL, state->ceiling / 8);
-	bs_fit_set_pairs(state->bits, state->ceiling, state->head.hashes, state->pairs,
-					 state->sorted);
-	pfree(state->pairs);
-	state->pairs = NULL;
-	state->sorted = state->capacity = 0;
+	if (bs_fit_build_merge_tail(&state->build, &err) != BS_OK)
+		bs_report(&err, BS_SOURCE_TEXT);
 }
 
 void
 bs_fit_add_pair(FitExpanded *state, uint64 h1, uint64 h2)
 {
-	uint64		at;
+	bs_error	err;
 
-	if (state->bits != NULL)
-	{
-		ring_push(state, h1, h2);
-		return;
-	}
-	/*
-	 * Repeats go into the tail like new values and vanish when it is
-	 * merged, except near the threshold, where the tail is short and a
-	 * merge per few repeats would cost O(n) each: there a repeat of a
-	 * sorted value is found first.
-	 */
-	if (state->capacity == threshold(state) &&
-		state->capacity - state->sorted < state->capacity / 8 &&
-		bs_fit_find(state->pairs, state->sorted, h1, h2, &at))
-		return;
-	if (state->sorted + state->tail == state->capacity)
-	{
-		bs_fit_merge_tail(state);
-		if (state->capacity < threshold(state) &&
-			state->capacity - state->sorted < state->capacity / 4)
-		{
-			state->capacity = Min(2 * state->capacity, threshold(state));
-			state->pairs = repalloc(state->pairs, state->capacity * 2 * sizeof(uint64));
-		}
-		if (state->sorted == state->capacity)
-		{
-			if (bs_fit_find(state->pairs, state->sorted, h1, h2, &at))
-				return;
-			/* threshold + 1 distinct values: the bits from now on */
-			switch_to_bits(state);
-			bs_fit_set(state->bits, state->ceiling, state->head.hashes, h1, h2);
-			return;
-		}
-	}
-	state->pairs[2 * (state->sorted + state->tail)] = h1;
-	state->pairs[2 * (state->sorted + state->tail) + 1] = h2;
-	state->tail++;
+	if (bs_fit_build_add_pair(&state->build, h1, h2, &err) != BS_OK)
+		bs_report(&err, BS_SOURCE_TEXT);
 }
 
 void
 bs_fit_add_state(FitExpanded *state, const bs_bloom *flat)
 {
-	const uint64 *payload = flat->words + BS_FIT_PREFIX_WORDS;
+	bs_error	err;
 
-	state->head.items = state->head.items > PG_UINT64_MAX - flat->items ? PG_UINT64_MAX
-		: state->head.items + flat->items;
-	bs_adopt_combined_family(&state->head.version, &state->head.family,
-							 &state->head.type_tag, flat->version, flat->family,
-							 flat->type_tag);
-	if (bs_fit_state_form(flat) == BS_FIT_FORM_HASHES)
-	{
-		uint64		count = bs_fit_state_count(flat);
-
-		for (uint64 i = 0; i < count; i++)
-		{
-			bs_poll_at(i);
-			bs_fit_add_pair(state, payload[2 * i], payload[2 * i + 1]);
-		}
-		return;
-	}
-	if (state->bits == NULL)
-		switch_to_bits(state);
-	for (uint64 i = 0; i < state->ceiling / 64;)
-		for (uint64 end = bs_poll_stretch(i, state->ceiling / 64); i < end; i++)
-			state->bits[i] |= payload[i];
+	if (bs_fit_build_add_state(&state->build, flat, &err) != BS_OK)
+		bs_report(&err, BS_SOURCE_TEXT);
 }
 
 FitExpanded *
@@ -194,22 +82,15 @@ bs_fit_expand(MemoryContext parent, const bs_bloom *flat)
 	MemoryContext context = AllocSetContextCreate(parent, "bloom_fit_agg state",
 												  ALLOCSET_SMALL_SIZES);
 	FitExpanded *state = MemoryContextAllocZero(context, sizeof(FitExpanded));
-	const uint64 *payload = flat->words + BS_FIT_PREFIX_WORDS;
+	bs_error	err;
 
 	EOH_init_header(&state->header, &fit_methods, context);
-	memcpy(&state->head, flat, sizeof(bs_bloom));
-	state->fpr = bs_fit_state_fpr(flat);
-	state->ceiling = bs_fit_state_ceiling(flat);
-	if (bs_fit_state_form(flat) == BS_FIT_FORM_BITS)
-	{
-		state->bits = MemoryContextAlloc(context, state->ceiling / 8);
-		bs_copy_polled(state->bits, payload, state->ceiling / 8);
-		return state;
-	}
-	state->sorted = bs_fit_state_count(flat);
-	state->capacity = Min(Max(2 * state->sorted, 2 * FIT_FLAT_MAX_HASHES), threshold(state));
-	state->pairs = MemoryContextAlloc(context, state->capacity * 2 * sizeof(uint64));
-	memcpy(state->pairs, payload, state->sorted * 2 * sizeof(uint64));
+	state->build.memory.context = context;
+	state->build.memory.alloc = context_alloc;
+	state->build.memory.grow = context_grow;
+	state->build.memory.free = context_free;
+	if (bs_fit_build_init(&state->build, flat, &err) != BS_OK)
+		bs_report(&err, BS_SOURCE_TEXT);
 	return state;
 }
 
@@ -230,9 +111,12 @@ bs_fit_flat_alloc(MemoryContext context, const bs_bloom *like, uint64 count)
 static uint64
 flat_bits(FitExpanded *state)
 {
-	bs_fit_merge_tail(state);
-	return state->bits != NULL ? bs_fit_bits_state_bits(state->ceiling)
-		: bs_fit_hashes_state_bits(state->sorted);
+	uint64		bits;
+	bs_error	err;
+
+	if (bs_fit_build_flat_bits(&state->build, &bits, &err) != BS_OK)
+		bs_report(&err, BS_SOURCE_TEXT);
+	return bits;
 }
 
 /* Expanded-object method: the size of the canonical flat value. */
@@ -247,21 +131,12 @@ static void
 fit_flatten_into(ExpandedObjectHeader *header, void *result, Size allocated_size)
 {
 	FitExpanded *state = (FitExpanded *) header;
-	bs_bloom   *flat = result;
 	uint64		bits = flat_bits(state);
 
 	if (allocated_size != bs_bloom_total_bytes(bits))
 		elog(ERROR, "bloom_fit_agg state flattened into %zu bytes instead of %llu",
 			 allocated_size, (unsigned long long) bs_bloom_total_bytes(bits));
 	memset(result, 0, allocated_size);
-	memcpy(flat, &state->head, sizeof(bs_bloom));
-	SET_VARSIZE(flat, allocated_size);
-	flat->bits = bits;
-	memcpy(&flat->words[0], &state->fpr, sizeof(double));
-	flat->words[1] = state->ceiling;
-	if (state->bits != NULL)
-		bs_copy_polled(flat->words + BS_FIT_PREFIX_WORDS, state->bits, state->ceiling / 8);
-	else
-		memcpy(flat->words + BS_FIT_PREFIX_WORDS, state->pairs,
-			   state->sorted * 2 * sizeof(uint64));
+	bs_fit_build_flatten(&state->build, result, bits);
+	SET_VARSIZE(result, allocated_size);
 }

@@ -11,34 +11,14 @@
 
 #include "bloomsketch.h"
 
-#include "../core/bloom/bs_fit_state.h"
+#include "../core/bloom/bs_fit_build.h"
 
 #include "utils/expandeddatum.h"
-
-/* Rows in flight in the bits form (a power of two; as bloom_agg's pipeline). */
-#define FIT_RING_DEPTH 16
-
-/* A small group's state stays flat up to this many distinct hashes (512 bytes). */
-#define FIT_FLAT_MAX_HASHES 32
 
 typedef struct FitExpanded
 {
 	ExpandedObjectHeader header;
-	double		fpr;
-	uint64		ceiling;
-	/* the hashes form: pairs[0 .. sorted) sorted, then `tail` unsorted */
-	uint64	   *pairs;
-	uint64		sorted;
-	uint64		tail;
-	uint64		capacity;		/* pairs allocated, at most the threshold */
-	/* the bits form: the group's filter at the ceiling, else NULL */
-	uint64	   *bits;
-	/* bits form: pairs whose lines are being prefetched, oldest at ring_head */
-	uint64		ring[2 * FIT_RING_DEPTH];
-	uint32		ring_head;
-	uint32		ring_count;
-	/* the header fields (last: its words, a flexible array, are not used) */
-	bs_bloom	head;
+	bs_fit_build build;			/* the state machine, in the core */
 } FitExpanded;
 
 /* Our expanded state behind a datum (read-write or read-only), or NULL. */
@@ -47,16 +27,13 @@ FitExpanded *bs_fit_expanded(Datum datum);
 /* A new expanded state, in its own context under `parent`, from a flat state. */
 FitExpanded *bs_fit_expand(MemoryContext parent, const bs_bloom *flat);
 
-/*
- * Sort the tail and merge it into the sorted part, or set the bits still in
- * flight: the content stays the same, and the fields are then exact.
- */
+/* bs_fit_build_merge_tail, its errors reported. */
 void		bs_fit_merge_tail(FitExpanded *state);
 
-/* Add one hash pair (its item is counted by the caller). */
+/* bs_fit_build_add_pair (its item is counted by the caller), its errors reported. */
 void		bs_fit_add_pair(FitExpanded *state, uint64 h1, uint64 h2);
 
-/* Add every hash or bit of a flat state (the combine step); items add up. */
+/* bs_fit_build_add_state (the combine step), its errors reported. */
 void		bs_fit_add_state(FitExpanded *state, const bs_bloom *flat);
 
 /* A flat state of the hashes form with count hashes, its prefix and header from `like`. */
