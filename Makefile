@@ -9,30 +9,26 @@ MODULE_big = bloomsketch
 # committed one differs).
 DATA = sql/bloomsketch--0.1.0.sql sql/bloomsketch--0.2.0.sql sql/bloomsketch--0.1.0--0.2.0.sql
 
-CORE_OBJS = src/core/bs_error.o src/core/bs_poll.o src/core/bs_primes.o src/core/bs_base64.o src/core/bs_codec_util.o \
-	src/core/bs_bloom.o src/core/bs_probe_other.o src/core/bs_scheme.o src/core/bs_batch.o \
-	src/core/bs_bloom_merge.o src/core/bs_bloom_codec.o \
-	src/core/bs_estimate.o src/core/bs_analysis.o src/core/bs_analysis_work.o \
-	src/core/bs_hit_chain.o src/core/bs_rate_standard.o src/core/bs_rate_classic.o \
-	src/core/bs_k_bounds.o src/core/bs_k_search.o src/core/bs_optimal_k.o src/core/bs_optimal_bits.o \
-	src/core/bs_chain_step.o src/core/bs_sizing.o \
-	src/core/bs_blocked_model.o src/core/bs_block_simd.o src/core/bs_scheme_sizing.o \
-	src/core/bs_km_model.o src/core/bs_km_exact.o src/core/bs_km_filter_rate.o \
-	src/core/bs_fit.o src/core/bs_fit_size.o src/core/bs_fit_state.o \
-	src/core/bs_cms.o src/core/bs_cms_codec.o src/core/bs_cms_batch.o src/core/bs_combine.o \
-	src/core/bs_topk.o src/core/bs_topk_codec.o src/core/bs_topk_table.o src/core/bs_topk_select.o \
-	src/core/bs_topk_keys.o src/core/bs_topk_text.o
-PG_OBJS = src/pg/bloomsketch.o src/pg/report.o src/pg/bloomfilter_alloc.o src/pg/bloomfilter_finished.o \
-	src/pg/cmsketch_alloc.o \
-	src/pg/sketch_io.o src/pg/sketch_compare.o src/pg/sketch_agg.o src/pg/huge_pages.o \
-	src/pg/value_family.o src/pg/value_structured.o src/pg/stored_cache.o src/pg/bloomfilter_io.o \
-	src/pg/bloomfilter_probe.o src/pg/bloomfilter_funcs.o src/pg/bloomfilter_agg.o \
-	src/pg/bloomfilter_setops.o src/pg/bloomfilter_estimate.o src/pg/bloom_analysis.o \
-	src/pg/bloom_scheme_rates.o src/pg/fit_state.o src/pg/bloomfilter_fit_agg.o \
-	src/pg/cmsketch_io.o src/pg/cmsketch_funcs.o src/pg/cmsketch_agg.o \
-	src/pg/topksketch_state.o src/pg/topksketch_io.o src/pg/topksketch_agg.o \
-	src/pg/topksketch_funcs.o src/pg/topksketch_render.o src/pg/topksketch_values.o \
-	src/pg/batch_values.o src/pg/batch_bloom.o src/pg/batch_cms.o src/pg/batch_topk.o
+# the pure C core, folder by folder (src/core/<folder>/<folder>.h says what each offers)
+CORE_COMMON = $(addprefix src/core/common/,$(addsuffix .o,bs_error bs_poll bs_primes bs_base64 bs_codec_util bs_combine))
+CORE_BLOOM = $(addprefix src/core/bloom/,$(addsuffix .o,bs_bloom bs_probe bs_probe_other bs_scheme bs_batch bs_bloom_merge bs_bloom_codec \
+	bs_estimate bs_block_simd bs_fit bs_fit_size bs_fit_state bs_fit_build))
+CORE_ANALYSIS = $(addprefix src/core/analysis/,$(addsuffix .o,bs_analysis bs_analysis_memory bs_rate_chain bs_rate_standard bs_rate_classic \
+	bs_optimal_k_bounds bs_optimal_k_search bs_optimal_k bs_optimal_bits \
+	bs_rate_chain_step bs_sizing bs_blocked_rate bs_scheme_sizing \
+	bs_double_hash_rate bs_double_hash_exact bs_double_hash_filter_rate))
+CORE_CMS = $(addprefix src/core/cms/,$(addsuffix .o,bs_cms bs_cms_probe bs_cms_codec bs_cms_batch))
+CORE_TOPK = $(addprefix src/core/topk/,$(addsuffix .o,bs_topk bs_topk_codec bs_topk_table bs_topk_select bs_topk_keys bs_topk_text))
+CORE_OBJS = $(CORE_COMMON) $(CORE_BLOOM) $(CORE_ANALYSIS) $(CORE_CMS) $(CORE_TOPK)
+# the PostgreSQL layer: the extension's entry, what the types share
+# (sketch_*), then each type's files (<type>_<role>)
+PG_OBJS = src/pg/bloomsketch.o \
+	$(addprefix src/pg/sketch_,$(addsuffix .o,report io compare agg huge_pages value_family \
+	value_structured stored_cache batch)) \
+	$(addprefix src/pg/bloomfilter_,$(addsuffix .o,alloc finished io probe funcs agg setops \
+	estimate analysis fit_state fit_agg batch)) \
+	$(addprefix src/pg/cmsketch_,$(addsuffix .o,alloc io funcs agg batch)) \
+	$(addprefix src/pg/topksketch_,$(addsuffix .o,state io agg funcs render values batch))
 OBJS = $(CORE_OBJS) $(PG_OBJS)
 
 REGRESS = bloomfilter_io bloomfilter_create bloomfilter_families \
@@ -71,7 +67,7 @@ include $(PGXS)
 override BITCODE_CFLAGS += -ffp-contract=off
 
 # Rebuild every object when a header changes (PGXS tracks no header dependencies).
-$(OBJS): $(wildcard $(srcdir)/src/core/*.h $(srcdir)/src/pg/*.h)
+$(OBJS): $(wildcard $(srcdir)/src/core/*/*.h $(srcdir)/src/pg/*.h)
 
 # The pure C core's unit tests, outside the server.
 .PHONY: check-core print-regress sql sql-check

@@ -1,6 +1,6 @@
 /*
- * analysis_speed.c — speed of the exact analysis (src/core/bs_analysis.c and
- * the files it names, and the exact sizing of src/core/bs_sizing.c), on the
+ * analysis_speed.c — speed of the exact analysis (src/core/analysis/bs_analysis.c and
+ * the files it names, and the exact sizing of src/core/analysis/bs_sizing.c), on the
  * pure C core.
  *
  * Times every function over a grid that covers the corners of the ranges of
@@ -50,8 +50,8 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include "bs_analysis.h"
-#include "bs_sizing.h"
+#include "analysis/bs_analysis.h"
+#include "analysis/bs_sizing.h"
 
 #define TWO_33 (INT64_C(1) << 33)
 /* 2^-64: below it the optimal k exceeds 64 */

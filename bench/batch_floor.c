@@ -19,9 +19,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "bs_batch.h"
-#include "bs_bloom_codec.h"
-#include "bs_cms_codec.h"
+#include "bloom/bs_batch.h"
+#include "cms/bs_cms_batch.h"
+#include "bloom/bs_bloom_codec.h"
+#include "cms/bs_cms_codec.h"
 
 #define REPEATS 5
 

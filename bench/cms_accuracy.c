@@ -37,8 +37,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "bs_cms.h"
-#include "bs_cms_probe.h"
+#include "cms/bs_cms.h"
+#include "cms/bs_cms_probe.h"
 
 #define UPDATES 1000000
 #define ITEMS 100000

@@ -300,7 +300,7 @@ print_versus(const Results *results)
 		   "as the server allocates them. Pipelined: a value is located and its lines prefetched, and the "
 		   "value located `ring` values earlier is set (insert, as bloom_agg does with a ring of 16) or "
 		   "tested (query: a path for callers with many values; the server answers bloom_contains row "
-		   "by row). Batch: calls for many values at once (src/core/bs_batch.c), a chunk of "
+		   "by row). Batch: calls for many values at once (src/core/bloom/bs_batch.c), a chunk of "
 		   "4,096 keys a call, with each scheme's own ring (double 16, blocked 64) and, for blocked on "
 		   "AVX-512F, the block's vector mask inlined in the loop.\n\n");
 	printf("| keys | operation | ring | double | blocked | blocked / double | per-run pairs |\n");

@@ -17,10 +17,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "bs_batch.h"
-#include "bs_bloom.h"
-#include "bs_probe.h"
-#include "bs_scheme_sizing.h"
+#include "bloom/bs_batch.h"
+#include "cms/bs_cms_batch.h"
+#include "bloom/bs_bloom.h"
+#include "bloom/bs_probe.h"
+#include "analysis/bs_scheme_sizing.h"
 
 #define CHUNK 4096				/* keys made at a time, untimed; timed at a time */
 #define CHUNKS 32

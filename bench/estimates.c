@@ -14,9 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bs_bloom.h"
-#include "bs_estimate.h"
-#include "bs_primes.h"
+#include "bloom/bs_bloom.h"
+#include "bloom/bs_probe.h"
+#include "bloom/bs_estimate.h"
+#include "common/bs_primes.h"
 
 static uint64_t
 splitmix64(uint64_t *state)

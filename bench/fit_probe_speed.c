@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bs_fit.h"
+#include "bloom/bs_fit.h"
 
 #define ROUNDS 15
 

@@ -30,9 +30,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bs_fit.h"
-#include "bs_fit_state.h"
-#include "bs_probe.h"
+#include "bloom/bs_fit.h"
+#include "bloom/bs_fit_state.h"
+#include "bloom/bs_probe.h"
 
 /* The most groups per cell, and the most values built per cell. */
 #define GROUPS_MAX 1000

@@ -19,11 +19,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bs_analysis.h"
-#include "bs_bloom.h"
-#include "bs_primes.h"
-#include "bs_scheme.h"
-#include "bs_scheme_sizing.h"
+#include "analysis/bs_analysis.h"
+#include "bloom/bs_bloom.h"
+#include "bloom/bs_probe.h"
+#include "common/bs_primes.h"
+#include "bloom/bs_scheme.h"
+#include "analysis/bs_scheme_sizing.h"
 
 #define MAX_RUNS 8
 #define MAX_CS 16

@@ -1,5 +1,5 @@
 /*
- * probe_variants.h — a prototype of changes to src/core/bs_probe.h, for
+ * probe_variants.h — a prototype of changes to src/core/bloom/bs_probe.h, for
  * bench/core_throughput.c to measure against the library as it is.  Locate,
  * set and test are the library's own; only how the prefetch is compiled and
  * what it fetches differ:
@@ -20,7 +20,7 @@
 #ifndef PROBE_VARIANTS_H
 #define PROBE_VARIANTS_H
 
-#include "bs_probe.h"
+#include "bloom/bs_probe.h"
 
 #define PV_VARIANT_NAME "prefetch kept"
 

@@ -46,9 +46,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bs_bloom.h"
-#include "bs_scheme.h"
-#include "bs_scheme_sizing.h"
+#include "bloom/bs_bloom.h"
+#include "bloom/bs_probe.h"
+#include "bloom/bs_scheme.h"
+#include "analysis/bs_scheme_sizing.h"
 
 #define MAX_NS 12
 #define MAX_FPRS 12

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "bs_bloom.h"
-#include "bs_primes.h"
+#include "bloom/bs_bloom.h"
+#include "common/bs_primes.h"
 
 #define RUNS 9
 

@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bs_bloom.h"
-#include "bs_scheme_sizing.h"
+#include "bloom/bs_bloom.h"
+#include "analysis/bs_scheme_sizing.h"
 
 #define NSIZES 9
 #define NRATES 7

@@ -4,7 +4,8 @@
 #   scripts/test.sh              15, 17 and 18
 #   scripts/test.sh 17 18        only those
 #
-# For each version: the pure C core's unit tests, the format test vectors
+# For each version: the check that the core's units form no circle
+# (scripts/unit_graph.py), the pure C core's unit tests, the format test vectors
 # (C core and the Python client), the pg_regress suite against a throwaway
 # server, the Python and JavaScript clients against it and the latter in
 # Chromium (15 only), dump/restore, a dump of 0.1.0 restored, a Citus cluster (15 and
@@ -119,6 +120,13 @@ if python3 "$BS_ROOT/scripts/gen_sql.py" --check >"$BS_ROOT/test/gen_sql.out" 2>
 	passed=$((passed + 1)); echo "ok     install scripts: $(tail -1 "$BS_ROOT/test/gen_sql.out")"
 else
 	failed=$((failed + 1)); echo "FAILED install scripts"; tail -20 "$BS_ROOT/test/gen_sql.out"
+fi
+
+bs_log "no circle between the core's units (a .c and its header)"
+if python3 "$BS_ROOT/scripts/unit_graph.py" --under core "$BS_ROOT" >"$BS_ROOT/test/unit_graph.out" 2>&1; then
+	passed=$((passed + 1)); echo "ok     core units: $(tail -1 "$BS_ROOT/test/unit_graph.out")"
+else
+	failed=$((failed + 1)); echo "FAILED core units in circles"; tail -30 "$BS_ROOT/test/unit_graph.out"
 fi
 
 bs_log "core unit tests"

@@ -31,7 +31,7 @@
  */
 #include "bloomsketch.h"
 
-#include "../core/bs_probe.h"
+#include "../core/bloom/bs_probe.h"
 
 #include "utils/expandeddatum.h"
 #include "utils/memutils.h"

@@ -7,7 +7,7 @@
 
 #include "utils/builtins.h"
 
-#include "../core/bs_scheme_sizing.h"
+#include "../core/analysis/bs_scheme_sizing.h"
 
 bs_bloom *
 bs_bloom_alloc(MemoryContext context, uint8 scheme, uint64 bits, uint32 hashes,

@@ -1,6 +1,6 @@
 /*
  * bloomfilter_estimate.c — item counts, similarity and the current
- * false-positive rate, estimated from a filter's set bits (src/core/bs_estimate.c
+ * false-positive rate, estimated from a filter's set bits (src/core/bloom/bs_estimate.c
  * holds the math and its references to Burns' paper).
  */
 #include "bloomsketch.h"
@@ -10,8 +10,8 @@
 #include "access/htup_details.h"
 #include "funcapi.h"
 
-#include "../core/bs_fit.h"
-#include "../core/bs_scheme.h"
+#include "../core/bloom/bs_fit.h"
+#include "../core/bloom/bs_scheme.h"
 
 static bs_bloom *
 filter_arg(FunctionCallInfo fcinfo, int arg)

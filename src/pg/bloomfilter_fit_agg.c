@@ -7,17 +7,18 @@
  * the ceiling once they are not (bs_fit_state.h), both functions of the set
  * of hashes alone.  A small group's state is a flat value that grows by one
  * pair per new distinct value; a larger one is an expanded object
- * (fit_state.c).  The final function decides the size once, from the whole
+ * (bloomfilter_fit_state.c) around the core's state machine (bs_fit_build.h),
+ * which also decides every step between the forms.  The final function decides the size once, from the whole
  * group: the smallest power of two at which the filter's own false-positive
  * rate is within the rate asked for (bs_fit.h), built from the hashes or
  * folded down from the ceiling.  So the result depends only on the set of
  * values, never on how the rows were split or ordered.
  */
 #include "bloomsketch.h"
-#include "fit_state.h"
+#include "bloomfilter_fit_state.h"
 
-#include "../core/bs_combine.h"
-#include "../core/bs_probe.h"
+#include "../core/common/bs_combine.h"
+#include "../core/bloom/bs_probe.h"
 
 #include "utils/memutils.h"
 
@@ -127,35 +128,24 @@ first_state(const FitCache *cache, XXH128_hash_t hash)
 static Datum
 add_to_flat(bs_bloom *state, XXH128_hash_t hash, MemoryContext aggcontext)
 {
-	uint64		count = bs_fit_state_count(state);
-	const uint64 *pairs = state->words + BS_FIT_PREFIX_WORDS;
 	uint64		at;
 	bs_bloom   *grown;
 	FitExpanded *expanded;
 
-	if (bs_fit_state_form(state) == BS_FIT_FORM_HASHES &&
-		bs_fit_find(pairs, count, hash.low64, hash.high64, &at))
+	switch (bs_fit_flat_add_step(state, hash.low64, hash.high64, &at))
 	{
-		if (state->items < PG_UINT64_MAX)
-			state->items++;
-		return PointerGetDatum(state);
-	}
-	if (bs_fit_state_form(state) == BS_FIT_FORM_HASHES && count < FIT_FLAT_MAX_HASHES &&
-		count < bs_fit_threshold(bs_fit_state_ceiling(state)))
-	{
-		grown = bs_fit_flat_alloc(CurrentMemoryContext, state, count + 1);
-		memcpy(grown->words + BS_FIT_PREFIX_WORDS, pairs, at * 2 * sizeof(uint64));
-		grown->words[BS_FIT_PREFIX_WORDS + 2 * at] = hash.low64;
-		grown->words[BS_FIT_PREFIX_WORDS + 2 * at + 1] = hash.high64;
-		memcpy(grown->words + BS_FIT_PREFIX_WORDS + 2 * (at + 1), pairs + 2 * at,
-			   (count - at) * 2 * sizeof(uint64));
-		if (grown->items < PG_UINT64_MAX)
-			grown->items++;
-		return PointerGetDatum(grown);
+		case BS_FIT_FLAT_KNOWN:
+			bs_fit_flat_count_item(state);
+			return PointerGetDatum(state);
+		case BS_FIT_FLAT_GROW:
+			grown = bs_fit_flat_alloc(CurrentMemoryContext, state, bs_fit_state_count(state) + 1);
+			bs_fit_flat_insert(state, grown, at, hash.low64, hash.high64);
+			return PointerGetDatum(grown);
+		case BS_FIT_FLAT_BUILD:
+			break;
 	}
 	expanded = bs_fit_expand(aggcontext, state);
-	if (expanded->head.items < PG_UINT64_MAX)
-		expanded->head.items++;
+	bs_fit_flat_count_item(&expanded->build.head);
 	bs_fit_add_pair(expanded, hash.low64, hash.high64);
 	return EOHPGetRWDatum(&expanded->header);
 }
@@ -207,10 +197,9 @@ bloom_fit_agg_trans(PG_FUNCTION_ARGS)
 		return first_state(cache, hash);
 	if ((expanded = bs_fit_expanded(PG_GETARG_DATUM(0))) != NULL)
 	{
-		check_same_parameters(expanded->fpr, expanded->ceiling, cache);
-		adopt_family(&expanded->head, &cache->kind);
-		if (expanded->head.items < PG_UINT64_MAX)
-			expanded->head.items++;
+		check_same_parameters(expanded->build.fpr, expanded->build.ceiling, cache);
+		adopt_family(&expanded->build.head, &cache->kind);
+		bs_fit_flat_count_item(&expanded->build.head);
 		bs_fit_add_pair(expanded, hash.low64, hash.high64);
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
@@ -254,9 +243,7 @@ merge_flat(const bs_bloom *a, const bs_bloom *b)
 
 	memcpy(result->words + BS_FIT_PREFIX_WORDS, merged, count * 2 * sizeof(uint64));
 	pfree(merged);
-	result->items = a->items > PG_UINT64_MAX - b->items ? PG_UINT64_MAX : a->items + b->items;
-	bs_adopt_combined_family(&result->version, &result->family, &result->type_tag,
-							 b->version, b->family, b->type_tag);
+	bs_fit_flat_combine_head(result, a, b);
 	return PointerGetDatum(result);
 }
 
@@ -274,16 +261,14 @@ bloom_fit_agg_combine(PG_FUNCTION_ARGS)
 		bs_not_in_aggregate_error("bloom_fit_agg_combine", "bloom_fit_agg(value)");
 	other = flat_state(PG_GETARG_DATUM(1));
 	if ((expanded = bs_fit_expanded(PG_GETARG_DATUM(0))) != NULL)
-		check_states_combine(&expanded->head, expanded->fpr, expanded->ceiling, other);
+		check_states_combine(&expanded->build.head, expanded->build.fpr,
+							 expanded->build.ceiling, other);
 	else
 	{
 		state = flat_state(PG_GETARG_DATUM(0));
 		check_states_combine(state, bs_fit_state_fpr(state), bs_fit_state_ceiling(state),
 							 other);
-		if (bs_fit_state_form(state) == BS_FIT_FORM_HASHES && bs_fit_state_form(other) == BS_FIT_FORM_HASHES &&
-			bs_fit_state_count(state) + bs_fit_state_count(other) <= FIT_FLAT_MAX_HASHES &&
-			bs_fit_state_count(state) + bs_fit_state_count(other) <=
-			bs_fit_threshold(bs_fit_state_ceiling(state)))
+		if (bs_fit_flat_combine_fits(state, other))
 			return merge_flat(state, other);
 		expanded = bs_fit_expand(aggcontext, state);
 	}
@@ -342,8 +327,9 @@ bloom_fit_agg_final(PG_FUNCTION_ARGS)
 	{
 		/* read in place: merging the tail changes no content */
 		bs_fit_merge_tail(expanded);
-		PG_RETURN_POINTER(fit_result(&expanded->head, expanded->fpr, expanded->ceiling,
-									 expanded->pairs, expanded->sorted, expanded->bits));
+		PG_RETURN_POINTER(fit_result(&expanded->build.head, expanded->build.fpr,
+									 expanded->build.ceiling, expanded->build.pairs,
+									 expanded->build.sorted, expanded->build.bits));
 	}
 	state = flat_state(PG_GETARG_DATUM(0));
 	if (bs_fit_state_form(state) == BS_FIT_FORM_BITS)

@@ -1,15 +1,16 @@
 /*
- * bloomfilter_funcs.c — bloom_create and bloom_info.
+ * bloomfilter_funcs.c — bloom_create and bloom_info, and the comparison
+ * and hash functions of the operator classes.
  */
 #include "bloomsketch.h"
 
-#include "../core/bs_fit.h"
+#include "../core/bloom/bs_fit.h"
 
 #include "access/htup_details.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
 
-#include "../core/bs_scheme.h"
+#include "../core/bloom/bs_scheme.h"
 
 /*
  * The C symbol is not "bloom_create": the server exports a bloom_create of
@@ -81,4 +82,93 @@ bloom_info(PG_FUNCTION_ARGS)
 							  (filter->reserved8 & BS_FIT_OVER_CEILING) != 0);
 	/* a mixed filter's flags byte is 2 or 3: only the over-ceiling bit is reported */
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}
+
+/* The btree order of two filters (header fields, then bits). */
+static int
+compare_filters(const struct varlena *a, const struct varlena *b)
+{
+	return bs_bloom_compare((const bs_bloom *) a, (const bs_bloom *) b);
+}
+
+/* Compare the two filter arguments (sketch_compare.c). */
+static int
+compare_args(FunctionCallInfo fcinfo)
+{
+	bs_bloom_refuse_partial_args(fcinfo, 2);
+	return bs_compare_args(fcinfo, compare_filters);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_eq);
+/* a = b: same parameters and the same bits. */
+Datum
+bloomfilter_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) == 0);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_ne);
+/* a <> b */
+Datum
+bloomfilter_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) != 0);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_lt);
+/* a < b in the btree order (header fields, then bits): only for sorting. */
+Datum
+bloomfilter_lt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) < 0);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_le);
+/* a <= b in the btree order. */
+Datum
+bloomfilter_le(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) <= 0);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_gt);
+/* a > b in the btree order. */
+Datum
+bloomfilter_gt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) > 0);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_ge);
+/* a >= b in the btree order. */
+Datum
+bloomfilter_ge(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(compare_args(fcinfo) >= 0);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_cmp);
+/* btree support: -1, 0 or 1. */
+Datum
+bloomfilter_cmp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(compare_args(fcinfo));
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_hash);
+/* hash support: a hash of the whole value. */
+Datum
+bloomfilter_hash(PG_FUNCTION_ARGS)
+{
+	bs_bloom_refuse_partial_args(fcinfo, 1);
+	return bs_hash_arg(fcinfo);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_hash_extended);
+/* hash support with a seed (hash partitioning). */
+Datum
+bloomfilter_hash_extended(PG_FUNCTION_ARGS)
+{
+	bs_bloom_refuse_partial_args(fcinfo, 1);
+	return bs_hash_extended_arg(fcinfo);
 }

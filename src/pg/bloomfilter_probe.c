@@ -2,13 +2,13 @@
  * bloomfilter_probe.c — bloom_contains, its operators, and bloom_add.
  *
  * bloom_contains is called once per row, often with the same stored filter
- * on every row; stored_cache.c keeps its detoasted copy for the call site.
+ * on every row; sketch_stored_cache.c keeps its detoasted copy for the call site.
  * Plain values are used in place after an O(1) shape check.
  */
 #include "bloomsketch.h"
-#include "stored_cache.h"
+#include "sketch_stored_cache.h"
 
-#include "../core/bs_probe.h"
+#include "../core/bloom/bs_probe.h"
 
 typedef struct ProbeCache
 {

@@ -1,11 +1,10 @@
 /*
- * bloomfilter_setops.c — union and intersection (functions, operators and
- * aggregates), and the equality, ordering and hashing behind GROUP BY,
- * DISTINCT and UNION over bloomfilter columns.
+ * bloomfilter_setops.c — union and intersection: functions, operators and
+ * aggregates (the comparison and hash functions are in bloomfilter_funcs.c).
  */
 #include "bloomsketch.h"
 
-#include "../core/bs_fit.h"
+#include "../core/bloom/bs_fit.h"
 
 typedef void (*MergeInto) (bs_bloom *into, const bs_bloom *other);
 
@@ -125,93 +124,4 @@ Datum
 bloom_intersect_trans(PG_FUNCTION_ARGS)
 {
 	return merge_in_place(fcinfo, bs_bloom_intersect_into);
-}
-
-/* The btree order of two filters (header fields, then bits). */
-static int
-compare_filters(const struct varlena *a, const struct varlena *b)
-{
-	return bs_bloom_compare((const bs_bloom *) a, (const bs_bloom *) b);
-}
-
-/* Compare the two filter arguments (sketch_compare.c). */
-static int
-compare_args(FunctionCallInfo fcinfo)
-{
-	bs_bloom_refuse_partial_args(fcinfo, 2);
-	return bs_compare_args(fcinfo, compare_filters);
-}
-
-PG_FUNCTION_INFO_V1(bloomfilter_eq);
-/* a = b: same parameters and the same bits. */
-Datum
-bloomfilter_eq(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_BOOL(compare_args(fcinfo) == 0);
-}
-
-PG_FUNCTION_INFO_V1(bloomfilter_ne);
-/* a <> b */
-Datum
-bloomfilter_ne(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_BOOL(compare_args(fcinfo) != 0);
-}
-
-PG_FUNCTION_INFO_V1(bloomfilter_lt);
-/* a < b in the btree order (header fields, then bits): only for sorting. */
-Datum
-bloomfilter_lt(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_BOOL(compare_args(fcinfo) < 0);
-}
-
-PG_FUNCTION_INFO_V1(bloomfilter_le);
-/* a <= b in the btree order. */
-Datum
-bloomfilter_le(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_BOOL(compare_args(fcinfo) <= 0);
-}
-
-PG_FUNCTION_INFO_V1(bloomfilter_gt);
-/* a > b in the btree order. */
-Datum
-bloomfilter_gt(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_BOOL(compare_args(fcinfo) > 0);
-}
-
-PG_FUNCTION_INFO_V1(bloomfilter_ge);
-/* a >= b in the btree order. */
-Datum
-bloomfilter_ge(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_BOOL(compare_args(fcinfo) >= 0);
-}
-
-PG_FUNCTION_INFO_V1(bloomfilter_cmp);
-/* btree support: -1, 0 or 1. */
-Datum
-bloomfilter_cmp(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_INT32(compare_args(fcinfo));
-}
-
-PG_FUNCTION_INFO_V1(bloomfilter_hash);
-/* hash support: a hash of the whole value. */
-Datum
-bloomfilter_hash(PG_FUNCTION_ARGS)
-{
-	bs_bloom_refuse_partial_args(fcinfo, 1);
-	return bs_hash_arg(fcinfo);
-}
-
-PG_FUNCTION_INFO_V1(bloomfilter_hash_extended);
-/* hash support with a seed (hash partitioning). */
-Datum
-bloomfilter_hash_extended(PG_FUNCTION_ARGS)
-{
-	bs_bloom_refuse_partial_args(fcinfo, 1);
-	return bs_hash_extended_arg(fcinfo);
 }

@@ -6,7 +6,7 @@
 
 #include "miscadmin.h"
 
-#include "../core/bs_analysis.h"
+#include "../core/analysis/bs_analysis.h"
 
 BS_MODULE_MAGIC;
 

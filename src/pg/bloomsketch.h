@@ -11,8 +11,9 @@
 #include "lib/stringinfo.h"
 #include "port/pg_bswap.h"
 
-#include "../core/bs_bloom.h"
-#include "../core/bs_bloom_codec.h"
+#include "../core/bloom/bs_bloom.h"
+#include "../core/bloom/bs_bloom_codec.h"
+#include "../core/bloom/bs_probe.h"
 
 /* Where untrusted bytes came from: decides the SQLSTATE of a format error. */
 typedef enum BsSource
@@ -51,7 +52,7 @@ void	   *bs_alloc_value(MemoryContext context, uint64 size, const char *type_nam
  */
 struct varlena *bs_detoast_copy(Datum value);
 
-/* Transparent huge pages for a large value not yet touched (huge_pages.c). */
+/* Transparent huge pages for a large value not yet touched (sketch_huge_pages.c). */
 void		bs_advise_huge_pages(void *start, Size size);
 
 /*
@@ -117,7 +118,7 @@ double		bs_bloom_estimated_items(const bs_bloom *filter);
 /* False for a fit filter combined from different sizes, whose counts cannot be estimated. */
 bool		bs_bloom_estimable(const bs_bloom *filter);
 
-/* ---- value families (value_family.c, value_structured.c) ---- */
+/* ---- value families (sketch_value_family.c, sketch_value_structured.c) ---- */
 
 /* Which canonical form a value of family BS_FAMILY_OTHER takes. */
 typedef enum OtherForm
@@ -204,7 +205,7 @@ value_kind_tag(const ValueKind *kind)
 /* canonical_bytes for the families whose bytes live in a varlena or need work. */
 void		bs_canonical_bytes_general(const ValueKind *kind, Datum value, CanonicalBytes *out);
 
-/* Structured values (value_structured.c): kinds and canonical forms. */
+/* Structured values (sketch_value_structured.c): kinds and canonical forms. */
 bool		bs_structured_kind_init(ValueKind *kind, Oid base, Oid collation);
 void		bs_structured_canonical(const ValueKind *kind, Datum value, CanonicalBytes *out);
 char	   *bs_structured_signature(const ValueKind *kind);
@@ -251,7 +252,7 @@ varlena_is_plain(const struct varlena *v)
 }
 
 /*
- * The canonical bytes of one value (value_family.c explains them); free with
+ * The canonical bytes of one value (sketch_value_family.c explains them); free with
  * canonical_release.  Inline for the fixed-size families and plain text,
  * which are the common case on the per-row paths.
  */

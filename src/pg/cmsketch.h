@@ -6,9 +6,9 @@
 
 #include "bloomsketch.h"
 
-#include "../core/bs_cms.h"
-#include "../core/bs_cms_codec.h"
-#include "../core/bs_cms_probe.h"
+#include "../core/cms/bs_cms.h"
+#include "../core/cms/bs_cms_codec.h"
+#include "../core/cms/bs_cms_probe.h"
 
 #define DatumGetCmsP(d) ((bs_cms *) DatumGetPointer(d))
 

@@ -8,7 +8,7 @@
  * returned as bigint.
  */
 #include "cmsketch.h"
-#include "stored_cache.h"
+#include "sketch_stored_cache.h"
 
 #include <math.h>
 
@@ -90,7 +90,7 @@ typedef struct CmsCache
 	ValueKind	kind;
 	bool		probe_ready;
 	bs_cms_probe probe;
-	StoredCache *stored;		/* detoasted stored sketches (stored_cache.c) */
+	StoredCache *stored;		/* detoasted stored sketches (sketch_stored_cache.c) */
 } CmsCache;
 
 /*

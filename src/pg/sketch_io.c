@@ -7,7 +7,7 @@
 
 #include "utils/memutils.h"
 
-#include "../core/bs_topk.h"
+#include "../core/topk/bs_topk.h"
 
 /* Room for the params of any type. */
 typedef union AnyParams

@@ -8,10 +8,10 @@
 
 #include "utils/expandeddatum.h"
 
-#include "../core/bs_topk.h"
-#include "../core/bs_topk_codec.h"
-#include "../core/bs_topk_table.h"
-#include "../core/bs_topk_text.h"
+#include "../core/topk/bs_topk.h"
+#include "../core/topk/bs_topk_codec.h"
+#include "../core/topk/bs_topk_table.h"
+#include "../core/topk/bs_topk_text.h"
 
 /*
  * A summary being built or merged: a PostgreSQL expanded object of type

@@ -25,7 +25,7 @@ Large cases use the same sums in mpmath at a working precision of at least
 60 digits beyond the cancellation (the ratio of the largest term to the
 result); each is computed twice, at that precision and 40 digits higher, and
 the two must agree to 25 digits.  Both use only the textbook formulas, so they
-are independent of the algorithms in src/core/bs_analysis.c.
+are independent of the algorithms in src/core/analysis/bs_analysis.c.
 
 Standard library plus python3-mpmath (Debian: apt-get install python3-mpmath).
 Runs in well under a minute.

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bs_base64.h"
-#include "bs_bloom_codec.h"
-#include "bs_cms_codec.h"
+#include "common/bs_base64.h"
+#include "bloom/bs_bloom_codec.h"
+#include "cms/bs_cms_codec.h"
 
 void
 fuzz_fail(const char *what, const char *file, int line)

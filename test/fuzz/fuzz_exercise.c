@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bs_bloom_codec.h"
-#include "bs_fit_state.h"
-#include "bs_scheme.h"
+#include "bloom/bs_bloom_codec.h"
+#include "bloom/bs_fit_state.h"
+#include "bloom/bs_scheme.h"
 
 static int
 compare_u64(const void *a, const void *b)

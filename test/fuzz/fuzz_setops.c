@@ -23,8 +23,8 @@
 #include <string.h>
 
 #include "fuzz_util.h"
-#include "bs_bloom_codec.h"
-#include "bs_cms_codec.h"
+#include "bloom/bs_bloom_codec.h"
+#include "cms/bs_cms_codec.h"
 
 static const uint8_t int42[8] = {42};
 

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bs_base64.h"
-#include "bs_topk_codec.h"
-#include "bs_topk_table.h"
+#include "common/bs_base64.h"
+#include "topk/bs_topk_codec.h"
+#include "topk/bs_topk_table.h"
 
 static void *
 zalloc(uint64_t size)

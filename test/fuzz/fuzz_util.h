@@ -12,9 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bs_bloom.h"
-#include "bs_cms.h"
-#include "bs_topk.h"
+#include "bloom/bs_bloom.h"
+#include "bloom/bs_probe.h"
+#include "cms/bs_cms.h"
+#include "cms/bs_cms_probe.h"
+#include "topk/bs_topk.h"
 
 #define FUZZ_CHECK(cond) \
 	do { \

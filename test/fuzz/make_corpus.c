@@ -14,14 +14,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bs_bloom_codec.h"
-#include "bs_fit_state.h"
-#include "bs_probe.h"
-#include "bs_cms_codec.h"
-#include "bs_codec_util.h"
-#include "bs_topk_codec.h"
-#include "bs_topk_table.h"
-#include "bs_topk_text.h"
+#include "bloom/bs_bloom_codec.h"
+#include "bloom/bs_fit_state.h"
+#include "bloom/bs_probe.h"
+#include "cms/bs_cms_codec.h"
+#include "common/bs_codec_util.h"
+#include "topk/bs_topk_codec.h"
+#include "topk/bs_topk_table.h"
+#include "topk/bs_topk_text.h"
 
 static const char *out_dir;
 

@@ -1,6 +1,6 @@
 /*
  * analysis_internal.h — test-only entry points into the internal functions
- * of the exact analysis (src/core/bs_analysis_internal.h), defined in
+ * of the exact analysis (src/core/analysis/bs_analysis_internal.h), defined in
  * test/unit/analysis_internal.c; not part of the library.
  */
 #ifndef ANALYSIS_INTERNAL_H
@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "bs_analysis.h"
+#include "analysis/bs_analysis.h"
 
 bs_status	bs_test_classic_bound_ln(int64_t m, int64_t n, int64_t k, long double stop_ln,
 									 long double *ln_out, int *partial, bs_error *err);

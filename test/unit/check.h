@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bs_error.h"
+#include "common/bs_error.h"
 
 #define MAX_REPORTED 200
 

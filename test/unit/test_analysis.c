@@ -1,5 +1,5 @@
 /*
- * test_analysis.c — checks of the exact analysis, src/core/bs_analysis.c and
+ * test_analysis.c — checks of the exact analysis, src/core/analysis/bs_analysis.c and
  * the files it names (exact false-positive rates, bounds, optimal k and m,
  * efficiency).
  *
@@ -8,7 +8,7 @@
  *	make -C test/unit analysis
  *
  * (with test/unit/analysis_internal.c, which reaches internal functions of the
- * analysis through src/core/bs_analysis_internal.h)
+ * analysis through src/core/analysis/bs_analysis_internal.h)
  *
  * (an optional argument names the reference file; by default
  * test/data/analysis_reference.txt, or ../data/analysis_reference.txt when

@@ -16,11 +16,12 @@
 #include <time.h>
 
 #include "analysis_internal.h"
-#include "bs_analysis.h"
-#include "bs_bloom.h"
-#include "bs_chain_step.h"
-#include "bs_primes.h"
-#include "bs_sizing.h"
+#include "analysis/bs_analysis.h"
+#include "bloom/bs_bloom.h"
+#include "bloom/bs_probe.h"
+#include "analysis/bs_rate_chain_step.h"
+#include "common/bs_primes.h"
+#include "analysis/bs_sizing.h"
 
 typedef long double ld;
 

@@ -1,5 +1,5 @@
 /*
- * test_cms.c — unit tests of the count-min sketch core (src/core/bs_cms*).
+ * test_cms.c — unit tests of the count-min sketch core (src/core/cms/).
  *
  *   gcc -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -I src/core \
  *       test/test_cms*.c src/core/\*.c -lm

@@ -14,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bs_cms.h"
-#include "bs_cms_codec.h"
-#include "bs_error.h"
-#include "bs_primes.h"
-#include "bs_cms_probe.h"		/* bs_cms_add_inline */
-#include "bs_probe.h"			/* bs_map_uniform and xxhash, to recompute positions */
+#include "cms/bs_cms.h"
+#include "cms/bs_cms_codec.h"
+#include "common/bs_error.h"
+#include "common/bs_primes.h"
+#include "cms/bs_cms_probe.h"		/* bs_cms_add_inline */
+#include "bloom/bs_probe.h"			/* bs_map_uniform and xxhash, to recompute positions */
 #include "check.h"
 
 /* helpers (test_cms.c) */

@@ -1,5 +1,5 @@
 /*
- * test_cms_batch.c — the batch calls of bs_batch.h on sketches against the
+ * test_cms_batch.c — the batch calls of bs_cms_batch.h on sketches against the
  * per-value inline calls: the same counters, totals and estimates for one
  * copy (the ring) and several (the per-value path), batches shorter and
  * longer than the ring and than a chunk, keys of lengths 0 to 40, and the
@@ -7,7 +7,7 @@
  */
 #include "test_cms.h"
 
-#include "bs_batch.h"
+#include "cms/bs_cms_batch.h"
 
 /* count keys of lengths j % 41 cut from bytes */
 static bs_key *

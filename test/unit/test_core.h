@@ -14,19 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bs_base64.h"
-#include "bs_batch.h"
-#include "bs_block_simd.h"
-#include "bs_bloom.h"
-#include "bs_bloom_codec.h"
-#include "bs_error.h"
-#include "bs_primes.h"
-#include "bs_analysis.h"
-#include "bs_blocked_model.h"
-#include "bs_probe.h"
-#include "bs_km_model.h"
-#include "bs_scheme.h"
-#include "bs_scheme_sizing.h"
+#include "common/bs_base64.h"
+#include "bloom/bs_batch.h"
+#include "cms/bs_cms_batch.h"
+#include "bloom/bs_block_simd.h"
+#include "bloom/bs_bloom.h"
+#include "bloom/bs_bloom_codec.h"
+#include "common/bs_error.h"
+#include "common/bs_primes.h"
+#include "analysis/bs_analysis.h"
+#include "analysis/bs_blocked_rate.h"
+#include "bloom/bs_probe.h"
+#include "analysis/bs_double_hash_rate.h"
+#include "bloom/bs_scheme.h"
+#include "analysis/bs_scheme_sizing.h"
 #include "check.h"
 
 /* helpers (test_core.c) */

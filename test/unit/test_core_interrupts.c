@@ -8,13 +8,15 @@
  */
 #include "test_core.h"
 
-#include "bs_batch.h"
-#include "bs_cms.h"
-#include "bs_cms_codec.h"
-#include "bs_fit_state.h"
-#include "bs_sizing.h"
-#include "bs_topk_codec.h"
-#include "bs_topk_table.h"
+#include "bloom/bs_batch.h"
+#include "cms/bs_cms_batch.h"
+#include "cms/bs_cms_probe.h"
+#include "cms/bs_cms.h"
+#include "cms/bs_cms_codec.h"
+#include "bloom/bs_fit_state.h"
+#include "analysis/bs_sizing.h"
+#include "topk/bs_topk_codec.h"
+#include "topk/bs_topk_table.h"
 
 static long polls;
 

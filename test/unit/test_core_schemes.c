@@ -1,7 +1,7 @@
 /*
  * test_core_schemes.c — unit tests of the probing schemes: each scheme's
  * positions against its formula, the 512-bit path of a blocked value
- * against the scalar one, and the batch calls of src/core/bs_batch.c against
+ * against the scalar one, and the batch calls of src/core/bloom/bs_batch.c against
  * the value-by-value calls.
  */
 #include "test_core.h"
@@ -377,7 +377,7 @@ test_schemes(void)
 	CHECK(bs_scheme_check_shape(BS_SCHEME_PARTITION, 700, 7, &err) == BS_ERR_PARAM);
 
 	/*
-	 * The exact count of bs_km_exact.c: with k = 1 a non-member is covered
+	 * The exact count of bs_double_hash_exact.c: with k = 1 a non-member is covered
 	 * exactly when a member has its position, 1 - (1 - 1/m)^n; past its
 	 * work limit it declines (NAN); and where both exist the model agrees
 	 * with it within the accuracy docs/schemes.md states (7% from 300 items).
@@ -428,7 +428,7 @@ test_schemes(void)
 	}
 
 	/*
-	 * The rate of one given filter (bs_km_filter_rate.c) is the share of
+	 * The rate of one given filter (bs_double_hash_filter_rate.c) is the share of
 	 * hash pairs whose positions are all set: count them one by one through
 	 * the probing code itself, at odd sizes (m % 64 != 0) and loads from
 	 * empty to full, and past the work limit it declines.

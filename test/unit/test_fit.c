@@ -1,5 +1,5 @@
 /*
- * test_fit.c — unit tests of self-sized filters (src/core/bs_fit*): the fit
+ * test_fit.c — unit tests of self-sized filters (src/core/bloom/bs_fit*): the fit
  * scheme's positions, folding and tiling, the exact rate, the size chosen
  * for a group and its measured false-positive rate, the hash lists of the
  * partial state and the validator's checks of both new forms.
@@ -19,13 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bs_bloom.h"
-#include "bs_bloom_codec.h"
-#include "bs_fit.h"
-#include "bs_fit_state.h"
-#include "bs_probe.h"
-#include "bs_scheme.h"
-#include "bs_scheme_sizing.h"
+#include "bloom/bs_bloom.h"
+#include "bloom/bs_bloom_codec.h"
+#include "bloom/bs_fit.h"
+#include "bloom/bs_fit_state.h"
+#include "bloom/bs_probe.h"
+#include "bloom/bs_scheme.h"
+#include "analysis/bs_scheme_sizing.h"
 #include "check.h"
 #include "test_fit.h"
 

@@ -32,10 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bs_estimate.h"
-#include "bs_fit.h"
-#include "bs_fit_state.h"
-#include "bs_scheme.h"
+#include "bloom/bs_estimate.h"
+#include "bloom/bs_fit.h"
+#include "bloom/bs_fit_state.h"
+#include "bloom/bs_scheme.h"
 #include "check.h"
 #include "test_fit.h"
 

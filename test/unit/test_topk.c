@@ -1,6 +1,6 @@
 /*
  * test_topk.c — unit tests of the heavy-hitters summary core
- * (src/core/bs_topk*).
+ * (src/core/topk/).
  *
  * The guarantees are deterministic, so they are checked exactly against
  * exact counts: on Zipf streams and uniform ones, for several numbers of

@@ -5,7 +5,7 @@
  */
 #include <inttypes.h>
 
-#include "bs_topk_text.h"
+#include "topk/bs_topk_text.h"
 #include "check.h"
 #include "topk_helpers.h"
 

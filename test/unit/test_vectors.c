@@ -14,11 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bs_bloom.h"
-#include "bs_bloom_codec.h"
-#include "bs_cms.h"
-#include "bs_cms_codec.h"
-#include "bs_codec_util.h"
+#include "bloom/bs_bloom.h"
+#include "bloom/bs_probe.h"
+#include "bloom/bs_bloom_codec.h"
+#include "cms/bs_cms.h"
+#include "cms/bs_cms_probe.h"
+#include "cms/bs_cms_codec.h"
+#include "common/bs_codec_util.h"
 
 #define MAX_FIELDS 10
 #define MAX_VALUES 256

@@ -9,9 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bs_topk.h"
-#include "bs_topk_codec.h"
-#include "bs_topk_table.h"
+#include "topk/bs_topk.h"
+#include "topk/bs_topk_codec.h"
+#include "topk/bs_topk_table.h"
 
 /* malloc and free; release counts the pending tokens released */
 extern const bs_topk_allocator test_memory;

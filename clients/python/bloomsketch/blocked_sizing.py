@@ -3,7 +3,7 @@ Singler's blocked filter): a value picks one of B blocks of s = 512 bits
 and sets k independent bits in it, so its false-positive rate is
   rate(n, B, k) = sum_j Pr[J = j] r_j,  J ~ Binomial(n, 1/B),
 with r_j = E[(X_j / s)^k] for X_j the bits set after j k balls in s urns.
-r_j comes from the occupancy chain in the order src/core/bs_blocked_model.c
+r_j comes from the occupancy chain in the order src/core/analysis/bs_blocked_rate.c
 computes it (the same doubles); the sizing keeps, for each k tried from
 round(log2(1/fpr)) down and then up until two k in a row do no better, the
 fewest blocks whose rate is within fpr (ties to the smaller k)."""

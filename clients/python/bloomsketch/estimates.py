@@ -3,7 +3,7 @@ server does: estimated_items from the occupancy model of each scheme (Burns
 eq. (46) in general form: n = ln(1 - X/m) / ln u1, u1 the chance one item
 misses a given bit), and current_fpr from the fill for the schemes without
 Kirsch and Mitzenmacher's term (independent, blocked, fit).  The same
-double-precision operations as src/core/bs_scheme.c, in the same order."""
+double-precision operations as src/core/bloom/bs_scheme.c, in the same order."""
 
 import math
 from typing import Optional

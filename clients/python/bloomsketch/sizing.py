@@ -7,7 +7,7 @@ is Burns's standard construction (Theorem 22; the formula of fit.py),
 evaluated in decimal arithmetic with enough digits for its alternating sum.
 Blocked filters are sized in blocked_sizing.py.  The other schemes add
 Kirsch and Mitzenmacher's term from the server's own model
-(bs_km_model.c), which the library does not reproduce."""
+(bs_double_hash_rate.c), which the library does not reproduce."""
 
 import math
 from decimal import Decimal, localcontext

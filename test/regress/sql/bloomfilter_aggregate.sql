@@ -235,7 +235,7 @@ RESET ALL;
 -- state is a list of 1,024 distinct hashes, 16 bytes each after 56 of header,
 -- rate and ceiling.  A topk_agg(value, 100) state, once full, is a table of
 -- 200 slots of 72 bytes, an index of 512 slot numbers and 200 words of
--- scratch, with the state's header: 18 kB (src/core/bs_topk_table.h).
+-- scratch, with the state's header: 18 kB (src/core/topk/bs_topk_table.h).
 SELECT p.proname, a.aggtransspace,
 	bool_and(a.aggtransspace = CASE WHEN p.proname = 'bloom_fit_agg' THEN 40 + 8 * (2 + 2 * 1024)
 	                       WHEN p.proname LIKE 'bloom%' THEN (bloom_info(bloom_create(100000))).bytes
