@@ -22,17 +22,20 @@
 #      variables (the filter or sketch detoasted, the array held as
 #      PL/pgSQL holds arrays): the call alone, reading the array and
 #      building the result included (for adds, the copy of the filter or
-#      sketch it returns), clock_timestamp() around each call;
+#      sketch it returns), clock_timestamp() around each call, whose result
+#      is only tested for NULL;
 #   S  the same function on the array and the filter as stored, read from
 #      their tables by the query (detoasting 8 MB of array and the 12 MB
 #      filter included);
-# P, J and S in interleaved rounds (bench_rounds of bench/lib.sh: one
-# warm-up, RUNS measured, medians of EXPLAIN ANALYZE's execution time; each
-# round a fresh session); A as the median of RUNS calls after one warm-up
-# call, in one session.  bench/batch_floor runs the core's loops
+# All in interleaved rounds (bench_rounds of bench/lib.sh: one warm-up, RUNS
+# measured; each round a fresh session): P, J and S as EXPLAIN ANALYZE's
+# execution time, then A as three timed calls of each after a warm-up call;
+# medians over the rounds.  bench/batch_floor runs the core's loops
 # (bs_bloom_test_batch, bs_bloom_test_keys, bs_bloom_add_batch,
 # bs_cms_estimate_keys, bs_cms_add_keys) on the same keys and the same
-# filter and sketch bytes as the floor.  Prints a Markdown table of ns per
+# filter and sketch bytes, once before the rounds and twice after: the
+# fastest of the three is the floor (for filters bs_bloom_test_batch and
+# bs_bloom_add_batch, the loops the functions use for bigint elements).  Prints a Markdown table of ns per
 # value and the ratios against the targets of issue 40: A at least 4 times
 # cheaper than P, and within 2 times of the core's loop.  The exit status
 # says whether the benchmark ran, not whether the targets were met.  RUNS
@@ -89,8 +92,8 @@ sizes=$(psql -X -At -d "$DB" -c "SELECT string_agg(label || ' ' || round(bytes /
 bs_log "filters: $sizes"
 
 declare -A FLOOR
-# the core's loops, before, between and after the SQL timings: the median of
-# the three, so that a change of the machine's load hits both sides
+# the core's loops (the fastest of three runs is the floor: the strictest
+# for A / floor)
 floor_run() {
 	bs_log "the core's loops (bench/batch_floor), run $1 of 3"
 	"$here/batch_floor" "$KEYS" "$WORK/double.txt" "$WORK/blocked.txt" -c "$WORK/sketch_default.txt" >"$WORK/floor$1.txt"
@@ -99,7 +102,7 @@ floor_run() {
 floor_medians() {
 	local name
 	for name in $(awk '$1 == "floor" { print $2 }' "$WORK/floor1.txt"); do
-		FLOOR[$name]=$(awk -v n="$name" '$1 == "floor" && $2 == n { print $3 }' "$WORK"/floor[123].txt | sort -g | sed -n 2p)
+		FLOOR[$name]=$(awk -v n="$name" '$1 == "floor" && $2 == n { print $3 }' "$WORK"/floor[123].txt | sort -g | head -1)
 	done
 }
 floor_run 1
@@ -126,18 +129,10 @@ done
 LABELS=(P_double J_double S_double P_blocked J_blocked S_blocked P_cms_default J_cms_default S_cms_default
 	P_cms_large J_cms_large S_cms_large AP_double SA_double AP_blocked SA_blocked AP_cms_default SA_cms_default
 	AP_cms_large SA_cms_large)
-declare -A MEDIAN MIN MAX
-PREAMBLE="SET max_parallel_workers_per_gather = 0; SET jit = off; SET work_mem = '256MB';"
-bench_rounds "$WORK" batch "$RUNS" "$PREAMBLE" Q LABELS MEDIAN MIN MAX
-
-floor_run 2
-
 # A: each element-wise call on values preloaded into PL/pgSQL variables,
-# timed alone; one warm-up call of each, then RUNS calls.
-bs_log "the element-wise calls on preloaded values ($RUNS calls each)"
-sql >"$WORK/preloaded.txt" <<SQL
-SET jit = off;
-CREATE FUNCTION pg_temp.preloaded_calls(runs integer) RETURNS TABLE (label text, ms float8)
+# timed alone after one warm-up call of each; three timed calls per round.
+sql <<SQL
+CREATE FUNCTION preloaded_calls(runs integer) RETURNS TABLE (label text, ms float8)
 LANGUAGE plpgsql AS \$\$
 DECLARE
 	fd bloomfilter := (SELECT f FROM filters WHERE scheme = 'double');
@@ -149,45 +144,53 @@ DECLARE
 	esd cmsketch := cms_create();
 	esl cmsketch := cms_create($LARGE_EPSILON, 0.001);
 	a bigint[] := (SELECT a FROM arrays);
-	answers boolean[];
-	estimates bigint[];
-	filter bloomfilter;
-	sketch cmsketch;
+	-- each result is only tested for NULL: assigning it to a variable would
+	-- time PL/pgSQL's copy of it too
+	done boolean;
 	started timestamptz;
 BEGIN
 	FOR round IN 0 .. runs LOOP
-		started := clock_timestamp(); answers := bloom_contains_each(fd, a);
+		started := clock_timestamp(); done := bloom_contains_each(fd, a) IS NOT NULL;
 		label := 'A_double'; ms := 1000 * extract(epoch FROM clock_timestamp() - started);
 		IF round > 0 THEN RETURN NEXT; END IF;
-		started := clock_timestamp(); answers := bloom_contains_each(fb, a);
+		started := clock_timestamp(); done := bloom_contains_each(fb, a) IS NOT NULL;
 		label := 'A_blocked'; ms := 1000 * extract(epoch FROM clock_timestamp() - started);
 		IF round > 0 THEN RETURN NEXT; END IF;
-		started := clock_timestamp(); estimates := cms_estimate_each(sd, a);
+		started := clock_timestamp(); done := cms_estimate_each(sd, a) IS NOT NULL;
 		label := 'A_cms_default'; ms := 1000 * extract(epoch FROM clock_timestamp() - started);
 		IF round > 0 THEN RETURN NEXT; END IF;
-		started := clock_timestamp(); estimates := cms_estimate_each(sl, a);
+		started := clock_timestamp(); done := cms_estimate_each(sl, a) IS NOT NULL;
 		label := 'A_cms_large'; ms := 1000 * extract(epoch FROM clock_timestamp() - started);
 		IF round > 0 THEN RETURN NEXT; END IF;
-		started := clock_timestamp(); filter := bloom_add_each(ed, a);
+		started := clock_timestamp(); done := bloom_add_each(ed, a) IS NOT NULL;
 		label := 'AA_double'; ms := 1000 * extract(epoch FROM clock_timestamp() - started);
 		IF round > 0 THEN RETURN NEXT; END IF;
-		started := clock_timestamp(); filter := bloom_add_each(eb, a);
+		started := clock_timestamp(); done := bloom_add_each(eb, a) IS NOT NULL;
 		label := 'AA_blocked'; ms := 1000 * extract(epoch FROM clock_timestamp() - started);
 		IF round > 0 THEN RETURN NEXT; END IF;
-		started := clock_timestamp(); sketch := cms_add_each(esd, a);
+		started := clock_timestamp(); done := cms_add_each(esd, a) IS NOT NULL;
 		label := 'AA_cms_default'; ms := 1000 * extract(epoch FROM clock_timestamp() - started);
 		IF round > 0 THEN RETURN NEXT; END IF;
-		started := clock_timestamp(); sketch := cms_add_each(esl, a);
+		started := clock_timestamp(); done := cms_add_each(esl, a) IS NOT NULL;
 		label := 'AA_cms_large'; ms := 1000 * extract(epoch FROM clock_timestamp() - started);
 		IF round > 0 THEN RETURN NEXT; END IF;
 	END LOOP;
 END \$\$;
-SELECT label, percentile_disc(0.5) WITHIN GROUP (ORDER BY ms), min(ms), max(ms)
-FROM pg_temp.preloaded_calls($RUNS) GROUP BY label;
 SQL
-while IFS='|' read -r label median least most; do
-	MEDIAN[$label]=$median MIN[$label]=$least MAX[$label]=$most
-done <"$WORK/preloaded.txt"
+declare -A MEDIAN MIN MAX
+PREAMBLE="SET max_parallel_workers_per_gather = 0; SET jit = off; SET work_mem = '256MB';"
+bench_rounds "$WORK" batch "$RUNS" "$PREAMBLE" Q LABELS MEDIAN MIN MAX \
+	"SELECT 'preloaded', label, ms FROM preloaded_calls(3);"
+for label in A_double A_blocked A_cms_default A_cms_large AA_double AA_blocked AA_cms_default AA_cms_large; do
+	for ((round = 1; round <= RUNS; round++)); do
+		awk -F'|' -v l="$label" '$1 == "preloaded" && $2 == l { print $3 }' "$WORK/batch_round$round.out"
+	done | sort -g >"$WORK/preloaded_$label"
+	MEDIAN[$label]=$(sed -n "$(((3 * RUNS + 1) / 2))p" "$WORK/preloaded_$label")
+	MIN[$label]=$(head -1 "$WORK/preloaded_$label")
+	MAX[$label]=$(tail -1 "$WORK/preloaded_$label")
+done
+floor_run 2
+
 floor_run 3
 
 floor_medians
@@ -212,8 +215,8 @@ row() {
 	printf '| %s | %s | %s | %s | %s | %s | %s (%s) | %s (%s) |\n' "$what" "$(cell "$p")" "$jcell" \
 		"$(cell "$a")" "$(cell "$s")" "$floor" "$pa" "$(verdict "$pa" 4 '>=')" "$af" "$(verdict "$af" 2 '<=')"
 }
-row "membership, double" P_double J_double A_double S_double "${FLOOR[double_test_keys]}"
-row "membership, blocked" P_blocked J_blocked A_blocked S_blocked "${FLOOR[blocked_test_keys]}"
+row "membership, double" P_double J_double A_double S_double "${FLOOR[double_test_batch]}"
+row "membership, blocked" P_blocked J_blocked A_blocked S_blocked "${FLOOR[blocked_test_batch]}"
 row "cms estimates, 12 MB sketch" P_cms_large J_cms_large A_cms_large S_cms_large "${FLOOR[cms_large_estimate_keys]}"
 row "cms estimates, 304 kB sketch" P_cms_default J_cms_default A_cms_default S_cms_default "${FLOOR[cms_estimate_keys]}"
 row "adds, double (P: bloom_agg)" AP_double "" AA_double SA_double "${FLOOR[double_add_batch]}"
@@ -221,7 +224,7 @@ row "adds, blocked (P: bloom_agg)" AP_blocked "" AA_blocked SA_blocked "${FLOOR[
 row "cms adds, 12 MB (P: cms_agg)" AP_cms_large "" AA_cms_large SA_cms_large "${FLOOR[cms_large_add_keys]}"
 row "cms adds, 304 kB (P: cms_agg)" AP_cms_default "" AA_cms_default SA_cms_default "${FLOOR[cms_add_keys]}"
 echo
-echo "Core loops with keys laid end to end (bs_bloom_test_batch): double ${FLOOR[double_test_batch]} ns, blocked ${FLOOR[blocked_test_batch]} ns per value."
+echo "Core loops on a list of keys (bs_bloom_test_keys, the path of elements that are not integers, dates or timestamps): double ${FLOOR[double_test_keys]} ns, blocked ${FLOOR[blocked_test_keys]} ns per value."
 echo
 echo "Queries:"
 echo

@@ -49,11 +49,13 @@ bench_cms_tables_sql() {
 	SQL
 }
 
-# bench_rounds WORK TAG RUNS PREAMBLE QUERIES LABELS MEDIAN MIN MAX: times
-# the queries of the associative array named QUERIES, in the order of the
-# array named LABELS, in RUNS + 1 rounds.  Each round is a fresh psql session
-# (the caller's sql function) that runs PREAMBLE, then EXPLAIN (ANALYZE,
-# TIMING OFF, SUMMARY ON) of every query once; round 0 is a warm-up.
+# bench_rounds WORK TAG RUNS PREAMBLE QUERIES LABELS MEDIAN MIN MAX
+# [POSTAMBLE]: times the queries of the associative array named QUERIES, in
+# the order of the array named LABELS, in RUNS + 1 rounds.  Each round is a
+# fresh psql session (the caller's sql function) that runs PREAMBLE, then
+# EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON) of every query once, then
+# POSTAMBLE (statements whose output the caller reads from the round's
+# file); round 0 is a warm-up.
 # Interleaving the queries this way exposes them all to the same background
 # load, which keeps the ratios meaningful on a busy machine.  Fills the
 # associative arrays named MEDIAN, MIN and MAX with each query's "Execution
@@ -62,6 +64,7 @@ bench_cms_tables_sql() {
 bench_rounds() {
 	local work=$1 tag=$2 runs=$3 preamble=$4 round i label line
 	local -n queries=$5 labels=$6 medians=$7 mins=$8 maxes=$9
+	local postamble=${10:-}
 	local -a times
 	for ((round = 0; round <= runs; round++)); do
 		bs_log "$tag round $round of $runs$([ "$round" -eq 0 ] && echo ' (warm-up)')"
@@ -70,6 +73,7 @@ bench_rounds() {
 			for label in "${labels[@]}"; do
 				printf 'EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON) %s;\n' "${queries[$label]}"
 			done
+			printf '%s\n' "$postamble"
 		} | sql >"$work/${tag}_round$round.out"
 		mapfile -t times < <(sed -n 's/^Execution Time: \([0-9.]*\) ms$/\1/p' "$work/${tag}_round$round.out")
 		if [ ${#times[@]} -ne ${#labels[@]} ]; then

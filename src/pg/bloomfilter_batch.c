@@ -92,6 +92,8 @@ probe_chunk(const bs_bloom *filter, const bs_probe *probe, const BatchChunk *chu
 			memset(answers, 0, chunk->keys * sizeof(bool));
 		return 0;
 	}
+	if (chunk->fixed_keys)
+		return bs_bloom_test_batch(filter, probe, chunk->fixed, 8, chunk->keys, answers);
 	return bs_bloom_test_keys(filter, probe, chunk->key, chunk->keys, answers);
 }
 
@@ -113,6 +115,12 @@ bloom_contains_each(PG_FUNCTION_ARGS)
 		const BatchChunk *chunk = reader.chunk;
 		int			key = 0;
 
+		/* without NULL elements the answers go straight into the result */
+		if (result.null_bitmap == NULL)
+		{
+			probe_chunk(filter, &probe, chunk, bs_batch_result_bools(&result, chunk->count));
+			continue;
+		}
 		probe_chunk(filter, &probe, chunk, answers);
 		for (int i = 0; i < chunk->count; i++)
 		{
@@ -256,6 +264,13 @@ bloom_add_each(PG_FUNCTION_ARGS)
 	bs_probe_for(&probe, filter);
 	bs_batch_reader_init(&reader, fcinfo, 1, kind, adopt_element, filter);
 	while (bs_batch_next_chunk(&reader))
-		bs_bloom_add_keys(filter, &probe, reader.chunk->key, reader.chunk->keys);
+	{
+		const BatchChunk *chunk = reader.chunk;
+
+		if (chunk->fixed_keys)
+			bs_bloom_add_batch(filter, &probe, chunk->fixed, 8, chunk->keys);
+		else
+			bs_bloom_add_keys(filter, &probe, chunk->key, chunk->keys);
+	}
 	PG_RETURN_POINTER(filter);
 }

@@ -39,6 +39,7 @@ typedef struct BatchChunk
 {
 	int			count;			/* elements read, NULL ones included */
 	int			keys;			/* of them non-NULL: keys[0 .. keys - 1] */
+	bool		fixed_keys;		/* their bytes also lie end to end in fixed, 8 each */
 	bool		isnull[BS_BATCH_CHUNK];
 	Datum		values[BS_BATCH_CHUNK]; /* the elements (valid while the array is) */
 	bs_key		key[BS_BATCH_CHUNK];
@@ -119,6 +120,21 @@ bs_batch_result_bool(BatchResult *result, bool value)
 	if (result->null_bitmap != NULL)
 		result->null_bitmap[result->next / 8] |= (bits8) (1 << (result->next % 8));
 	result->next++;
+}
+
+/*
+ * Room for the next n elements, all non-NULL booleans, which the caller
+ * writes there in order; only for a result without NULL elements.
+ */
+static inline bool *
+bs_batch_result_bools(BatchResult *result, int n)
+{
+	bool	   *at = (bool *) result->data;
+
+	Assert(result->null_bitmap == NULL);
+	result->data += n;
+	result->next += n;
+	return at;
 }
 
 static inline void
