@@ -28,7 +28,7 @@
 /*
  * The magic block.  PostgreSQL 18's PG_MODULE_MAGIC_EXT also records the
  * module's name and version, which pg_get_loaded_modules() shows; the
- * version is the extension's default_version (test/meta_spec.py checks).
+ * version is the extension's default_version (test/harness/meta_spec.py checks).
  */
 #ifdef PG_MODULE_MAGIC_EXT
 #define BS_MODULE_MAGIC PG_MODULE_MAGIC_EXT(.name = "bloomsketch", .version = "0.2.0")

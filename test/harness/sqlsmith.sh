@@ -169,7 +169,7 @@ awk '/^queries: / { n = 0 } /^[0-9]+\t/ { lines[n++] = $0 }
 
 # The SQLSTATEs of errors raised in the extension's source files (server log).
 if [ -n "$WATCH_LOG" ]; then
-	ours=$(cd "$here/../../src" && ls pg/*.c core/*.c 2>/dev/null | xargs -n1 basename | paste -sd'|')
+	ours=$(cd "$here/../../src" && ls pg/*.c core/*/*.c 2>/dev/null | xargs -n1 basename | paste -sd'|')
 	tail -c +"$((WATCH_LOG_SIZE + 1))" "$WATCH_LOG" | awk -v ours="$ours" '
 		match($0, /ERROR:  [0-9A-Z][0-9A-Z][0-9A-Z][0-9A-Z][0-9A-Z]: /) {
 			code = substr($0, RSTART + 8, 5)
