@@ -20,11 +20,11 @@ CORE_ANALYSIS = $(addprefix src/core/analysis/,$(addsuffix .o,bs_analysis bs_ana
 CORE_CMS = $(addprefix src/core/cms/,$(addsuffix .o,bs_cms bs_cms_probe bs_cms_codec bs_cms_batch))
 CORE_TOPK = $(addprefix src/core/topk/,$(addsuffix .o,bs_topk bs_topk_codec bs_topk_table bs_topk_select bs_topk_keys bs_topk_text))
 CORE_OBJS = $(CORE_COMMON) $(CORE_BLOOM) $(CORE_ANALYSIS) $(CORE_CMS) $(CORE_TOPK)
-# the PostgreSQL layer: the extension's entry, what the types share
+# the PostgreSQL layer: the extension's entry and cmsketch.h's errors, what the types share
 # (sketch_*), then each type's files (<type>_<role>)
-PG_OBJS = src/pg/bloomsketch.o \
-	$(addprefix src/pg/sketch_,$(addsuffix .o,report io compare agg huge_pages value_family \
-	value_structured stored_cache batch)) \
+PG_OBJS = src/pg/bloomsketch.o src/pg/cmsketch.o \
+	$(addprefix src/pg/sketch_,$(addsuffix .o,report io compare agg huge_pages value_kind \
+	value_family value_structured stored_cache batch)) \
 	$(addprefix src/pg/bloomfilter_,$(addsuffix .o,alloc finished io probe funcs agg setops \
 	estimate analysis fit_state fit_agg batch)) \
 	$(addprefix src/pg/cmsketch_,$(addsuffix .o,alloc io funcs agg batch)) \

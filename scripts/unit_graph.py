@@ -13,6 +13,8 @@ moved one without the other.
     scripts/unit_graph.py --edges [ROOT]      print the edges too
     scripts/unit_graph.py --under core [ROOT] only the units under src/core
 
+The last line names the folders whose units were checked.
+
 The objects must be built (make) first: a .c without its .o is an error.
 """
 
@@ -204,10 +206,11 @@ def main(argv):
             print("    " + step)
     units = len(edges)
     count = sum(len(v) for v in edges.values())
+    folders = ", ".join(sorted({"src/" + os.path.dirname(unit) for unit in edges}))
     if components:
-        print(f"{len(components)} circles among {units} units and {count} edges")
+        print(f"{len(components)} circles among {units} units and {count} edges in {folders}")
         return 1
-    print(f"no circle among {units} units and {count} edges")
+    print(f"no circle among {units} units and {count} edges in {folders}")
     return 0
 
 

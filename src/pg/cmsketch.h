@@ -60,7 +60,7 @@ cms_probe_for(bs_cms_probe *probe, bool *ready, const bs_cms *cms)
 	return probe;
 }
 
-/* The errors of cms_add_value, out of line (cmsketch_funcs.c). */
+/* The errors of cms_add_value, out of line (cmsketch.c). */
 pg_noreturn void bs_cms_negative_count_error(int64 count);
 pg_noreturn void bs_cms_total_range_error(uint64 total, uint64 more);
 pg_noreturn void bs_cms_add_error(bs_cms *cms, const bs_cms_probe *probe,

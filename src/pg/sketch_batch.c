@@ -9,7 +9,7 @@
  * its elements as Datums is read from them, without flattening it on every
  * call.  Either way a multi-dimensional array is read as unnest reads it,
  * and its lower bounds play no part.  The non-NULL elements of a chunk of
- * BS_BATCH_CHUNK become canonical bytes (sketch_value_family.c) in a memory context
+ * BS_BATCH_CHUNK become canonical bytes (sketch_value.h) in a memory context
  * reset for every chunk, so that whatever their canonical forms allocate
  * stays bounded by one chunk however long the array; the core then hashes,
  * prefetches and probes the chunk (bs_batch.h).  Results of a fixed-size

@@ -1,5 +1,5 @@
 /*
- * sketch_value_family.c — canonical bytes per value family (docs/design.md decision 3).
+ * sketch_value_family.c — canonical bytes per scalar family (docs/design.md decision 3).
  *
  * Values that SQL considers equal must hash alike, and a value must hash the
  * same whatever the session, the client or server encoding, the OIDs of the
@@ -27,302 +27,18 @@
  * equality is not bytewise; types without equality) is refused with an error
  * that says what to cast to.
  */
-#include "bloomsketch.h"
+#include "sketch_value_family.h"
 
 #include <math.h>
 #include <sys/socket.h>
 
-#include "access/htup_details.h"
-#include "catalog/dependency.h"
-#include "catalog/pg_collation.h"
-#include "catalog/pg_type.h"
-#include "commands/extension.h"
 #include "mb/pg_wchar.h"
-#include "nodes/nodeFuncs.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/inet.h"
-#include "utils/lsyscache.h"
 #include "utils/numeric.h"
-#include "utils/syscache.h"
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
-
-/* The scalar families of the built-in types, or false. */
-static bool
-scalar_kind_init(ValueKind *kind, Oid base)
-{
-	switch (base)
-	{
-		case INT2OID:
-		case INT4OID:
-		case INT8OID:
-			kind->family = BS_FAMILY_INTEGER;
-			kind->int_width = base == INT2OID ? 2 : base == INT4OID ? 4 : 8;
-			return true;
-		case TEXTOID:
-		case VARCHAROID:
-		case BPCHAROID:
-		case NAMEOID:
-		case CHAROID:
-			kind->family = BS_FAMILY_TEXT;
-			kind->is_bpchar = base == BPCHAROID;
-			kind->is_name = base == NAMEOID;
-			kind->is_char = base == CHAROID;
-			kind->to_utf8 = GetDatabaseEncoding() != PG_UTF8 &&
-				GetDatabaseEncoding() != PG_SQL_ASCII;
-			kind->bytes_as_stored = (base == TEXTOID || base == VARCHAROID) && !kind->to_utf8;
-			return true;
-		case BYTEAOID:
-			kind->family = BS_FAMILY_BYTEA;
-			kind->bytes_as_stored = true;
-			return true;
-		case UUIDOID:
-			kind->family = BS_FAMILY_UUID;
-			return true;
-		case NUMERICOID:
-			kind->family = BS_FAMILY_NUMERIC;
-			return true;
-		case FLOAT4OID:
-		case FLOAT8OID:
-			kind->family = BS_FAMILY_FLOAT;
-			kind->is_float4 = base == FLOAT4OID;
-			return true;
-		case BOOLOID:
-			kind->family = BS_FAMILY_BOOL;
-			return true;
-		case DATEOID:
-			kind->family = BS_FAMILY_DATE;
-			return true;
-		case TIMESTAMPOID:
-			kind->family = BS_FAMILY_TIMESTAMP;
-			return true;
-		case TIMESTAMPTZOID:
-			kind->family = BS_FAMILY_TIMESTAMPTZ;
-			return true;
-		default:
-			return false;
-	}
-}
-
-/* Fixed-layout types of family other whose equality compares their fields. */
-static bool
-fixed_other_kind_init(ValueKind *kind, Oid base)
-{
-	switch (base)
-	{
-		case TIMEOID:
-			kind->other = OTHER_TIME;
-			break;
-		case TIMETZOID:
-			kind->other = OTHER_TIMETZ;
-			break;
-		case INTERVALOID:
-			kind->other = OTHER_INTERVAL;
-			break;
-		case INETOID:
-		case CIDROID:
-			kind->other = OTHER_INET;
-			break;
-		case MACADDROID:
-			kind->other = OTHER_MACADDR;
-			break;
-		default:
-			return false;
-	}
-	kind->family = BS_FAMILY_OTHER;
-	return true;
-}
-
-/* Whether a type has this name, whatever its schema. */
-static bool
-type_named(Oid typid, const char *name)
-{
-	HeapTuple	tuple = SearchSysCache1(TYPEOID, ObjectIdGetDatum(typid));
-	bool		match = false;
-
-	if (HeapTupleIsValid(tuple))
-	{
-		match = strcmp(NameStr(((Form_pg_type) GETSTRUCT(tuple))->typname), name) == 0;
-		ReleaseSysCache(tuple);
-	}
-	return match;
-}
-
-/*
- * The extension's own type for untyped literals, whose values are text
- * (its I/O functions are text's).
- */
-static bool
-is_literal_type(Oid typid)
-{
-	return type_named(typid, "bloomsketch_literal") &&
-		getExtensionOfObject(TypeRelationId, typid) == get_extension_oid("bloomsketch", true);
-}
-
-/* 0A000 for a type with no canonical form, with the detail and cast to use. */
-pg_noreturn static void
-unhashable_type_error(Oid typid, const char *detail, const char *cast)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("bloomsketch cannot hash values of type %s", format_type_be(typid)),
-			 errdetail("%s", detail),
-			 errhint("Cast the values to %s, for example value::%s.", cast, cast)));
-}
-
-/* Refuse text compared under a collation whose equality is not bytewise. */
-static void
-check_collation(Oid typid, Oid collation)
-{
-	if (OidIsValid(collation) && collation != DEFAULT_COLLATION_OID &&
-		!get_collation_isdeterministic(collation))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("bloomsketch cannot hash values of type %s under the nondeterministic collation %s",
-						format_type_be(typid), get_collation_name(collation)),
-				 errdetail("Strings that this collation calls equal may differ in their bytes, and a filter compares bytes."),
-				 errhint("Apply a deterministic collation, for example value COLLATE \"C\", or normalize the values first.")));
-}
-
-void
-bs_value_kind_init(ValueKind *kind, Oid typid, Oid collation, MemoryContext context)
-{
-	Oid			base = getBaseType(typid);
-
-	/* an untyped literal is text, and errors should call it that */
-	if (is_literal_type(base))
-		typid = base = TEXTOID;
-	memset(kind, 0, sizeof(*kind));
-	kind->typid = typid;
-	kind->context = context;
-	if (base == UNKNOWNOID || base == InvalidOid)
-		ereport(ERROR,
-				(errcode(ERRCODE_INDETERMINATE_DATATYPE),
-				 errmsg("could not determine the type of the value"),
-				 errhint("Cast the value to a type, for example 'abc'::text.")));
-	if (scalar_kind_init(kind, base))
-	{
-		if (kind->family == BS_FAMILY_TEXT && !kind->is_char)
-			check_collation(typid, collation);
-		return;
-	}
-	if (type_is_enum(base))
-		unhashable_type_error(typid,
-							  "An enum value hashes by neither its label, which ALTER TYPE can rename, nor its OID, which differs after a dump and restore.",
-							  "text");
-	if (type_named(base, "citext"))
-		unhashable_type_error(typid,
-							  "citext compares case-insensitively under the database's locale, and a filter compares bytes: cast lower(value) to text to ignore case.",
-							  "text");
-	if (fixed_other_kind_init(kind, base) || bs_structured_kind_init(kind, base, collation))
-	{
-		char	   *signature = bs_value_kind_signature(kind);
-
-		kind->type_tag = bs_type_tag(signature, strlen(signature));
-		pfree(signature);
-		return;
-	}
-	unhashable_type_error(typid,
-						  "bloomsketch hashes a value through a canonical form that SQL equality and a dump and restore preserve, and this type has none.",
-						  "text");
-}
-
-/*
- * The type of a function's argument: the one the call site describes
- * (fn_expr), or else the function's declared type when that is not
- * polymorphic.  Whoever calls through a bare FmgrInfo (Citus's worker-side
- * aggregate wrapper does) leaves fn_expr unset; the concrete overloads of
- * bloom_agg and cms_agg still know their type from their declaration.
- */
-static Oid
-arg_type(FmgrInfo *flinfo, int argnum)
-{
-	Oid			typid = get_fn_expr_argtype(flinfo, argnum);
-	Oid		   *argtypes;
-	int			nargs;
-
-	if (OidIsValid(typid))
-		return typid;
-	get_func_signature(flinfo->fn_oid, &argtypes, &nargs);
-	if (argnum < nargs && !IsPolymorphicType(argtypes[argnum]))
-		typid = argtypes[argnum];
-	pfree(argtypes);
-	return typid;
-}
-
-void
-bs_value_kind_for_arg(ValueKind *kind, FunctionCallInfo fcinfo, int argnum)
-{
-	bs_value_kind_init(kind, arg_type(fcinfo->flinfo, argnum),
-					   PG_GET_COLLATION(), fcinfo->flinfo->fn_mcxt);
-}
-
-/* Whether values of kind source, once cast to kind target, hash as they did. */
-static bool
-cast_keeps_hash(const ValueKind *source, const ValueKind *target)
-{
-	if (source->family != target->family)
-		return false;
-	if (source->family == BS_FAMILY_OTHER)
-		return value_kind_tag(source) == value_kind_tag(target);
-	/* "char" hashes as its escaped output, its cast to text as the raw byte */
-	return source->is_char == target->is_char;
-}
-
-void
-bs_value_kind_for_agg_value(ValueKind *kind, FunctionCallInfo fcinfo)
-{
-	Aggref	   *aggref;
-	Node	   *expr;
-	Oid			source;
-	ValueKind	uncast;
-
-	bs_value_kind_for_arg(kind, fcinfo, 1);
-	/* without a described call there is no argument expression to look at */
-	if (fcinfo->flinfo->fn_expr == NULL || (aggref = AggGetAggref(fcinfo)) == NULL ||
-		aggref->args == NIL)
-		return;
-	expr = (Node *) linitial_node(TargetEntry, aggref->args)->expr;
-	if (exprType(expr) != kind->typid)
-		return;
-	source = exprType(strip_implicit_coercions(expr));
-	if (getBaseType(source) == getBaseType(kind->typid))
-		return;
-	/* refuses the types that anyelement refuses (citext, enums) */
-	bs_value_kind_init(&uncast, source, PG_GET_COLLATION(), CurrentMemoryContext);
-	if (!cast_keeps_hash(&uncast, kind))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("bloomsketch cannot hash values of type %s through their implicit cast to %s",
-						format_type_be(source), format_type_be(kind->typid)),
-				 errdetail("The cast values would not hash as values of type %s do, so probing with them would miss.",
-						   format_type_be(source)),
-				 errhint("Cast the values explicitly, for example value::%s, and probe with values of that type.",
-						 format_type_be(kind->typid))));
-}
-
-char *
-bs_value_kind_signature(const ValueKind *kind)
-{
-	switch (kind->family == BS_FAMILY_OTHER ? kind->other : OTHER_NONE)
-	{
-		case OTHER_NONE:
-			return pstrdup(bs_family_name(kind->family));
-		case OTHER_TIME:
-			return pstrdup("time");
-		case OTHER_TIMETZ:
-			return pstrdup("timetz");
-		case OTHER_INTERVAL:
-			return pstrdup("interval");
-		case OTHER_INET:
-			return pstrdup("inet");
-		case OTHER_MACADDR:
-			return pstrdup("macaddr");
-		default:
-			return bs_structured_signature(kind);
-	}
-}
 
 /* Length of a bpchar without the trailing blanks its equality ignores. */
 static size_t
@@ -439,7 +155,8 @@ fixed_other_canonical(const ValueKind *kind, Datum value, CanonicalBytes *out)
 			out->length = sizeof(macaddr);
 			break;
 		default:
-			bs_structured_canonical(kind, value, out);
+			/* arrays, ranges, composites and jsonb go to sketch_value_structured.c */
+			elog(ERROR, "unexpected bloomsketch value form %u", kind->other);
 	}
 }
 

@@ -25,7 +25,7 @@
  * All integers little-endian.  The type tag hashes the family signature, as
  * "array(integer)", "range(numeric)", "record(integer,text)" or "jsonb".
  */
-#include "bloomsketch.h"
+#include "sketch_value_structured.h"
 
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
@@ -41,19 +41,6 @@
 #include "utils/rangetypes.h"
 #include "utils/typcache.h"
 
-/* The column kinds of one row type, resolved from the first row of that type. */
-typedef struct RecordKind
-{
-	Oid			row_type;		/* the row type resolved, InvalidOid before */
-	int32		row_typmod;
-	TupleDesc	tupdesc;		/* a copy */
-	ValueKind  *columns;		/* per attribute; dropped ones unused */
-	Datum	   *values;
-	bool	   *nulls;
-	char	   *signature;		/* "record(integer,text)" */
-	uint32		tag;			/* its hash */
-} RecordKind;
-
 static void
 append_u32(StringInfo out, uint32 v)
 {
@@ -61,138 +48,13 @@ append_u32(StringInfo out, uint32 v)
 
 	appendBinaryStringInfo(out, (const char *) b, 4);
 }
-
-/* The kind of a nested type, in the parent's context. */
-static ValueKind *
-nested_kind(const ValueKind *parent, Oid typid, Oid collation)
-{
-	ValueKind  *kind = MemoryContextAlloc(parent->context, sizeof(ValueKind));
-
-	bs_value_kind_init(kind, typid, collation, parent->context);
-	return kind;
-}
-
-/* Resolve a record kind for this row type (a no-op when it is the one seen last). */
-static void
-record_resolve(const ValueKind *kind, Oid row_type, int32 row_typmod)
-{
-	RecordKind *record = kind->record;
-	MemoryContext old;
-	TupleDesc	tupdesc;
-	StringInfoData signature;
-
-	if (record->row_type == row_type && record->row_typmod == row_typmod &&
-		OidIsValid(row_type))
-		return;
-	old = MemoryContextSwitchTo(kind->context);
-	tupdesc = lookup_rowtype_tupdesc(row_type, row_typmod);
-	record->tupdesc = CreateTupleDescCopy(tupdesc);
-	ReleaseTupleDesc(tupdesc);
-	tupdesc = record->tupdesc;
-	record->columns = palloc0(sizeof(ValueKind) * Max(tupdesc->natts, 1));
-	record->values = palloc(sizeof(Datum) * Max(tupdesc->natts, 1));
-	record->nulls = palloc(sizeof(bool) * Max(tupdesc->natts, 1));
-	initStringInfo(&signature);
-	appendStringInfoString(&signature, "record(");
-	for (int i = 0, live = 0; i < tupdesc->natts; i++)
-	{
-		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
-		char	   *column;
-
-		if (att->attisdropped)
-			continue;
-		bs_value_kind_init(&record->columns[i], att->atttypid, att->attcollation, kind->context);
-		column = bs_value_kind_signature(&record->columns[i]);
-		appendStringInfo(&signature, "%s%s", live++ > 0 ? "," : "", column);
-		pfree(column);
-	}
-	appendStringInfoChar(&signature, ')');
-	record->tag = bs_type_tag(signature.data, signature.len);
-	record->signature = signature.data;
-	record->row_type = row_type;
-	record->row_typmod = row_typmod;
-	MemoryContextSwitchTo(old);
-}
-
-uint32
-bs_record_kind_tag(const RecordKind *record)
-{
-	return record->tag;
-}
-
-bool
-bs_structured_kind_init(ValueKind *kind, Oid base, Oid collation)
-{
-	Oid			element = get_element_type(base);
-
-	kind->family = BS_FAMILY_OTHER;
-	if (OidIsValid(element) && type_is_array(base))
-	{
-		kind->other = OTHER_ARRAY;
-		kind->element = nested_kind(kind, element, collation);
-		get_typlenbyvalalign(element, &kind->element_length, &kind->element_byval,
-							 &kind->element_align);
-		return true;
-	}
-	if (type_is_range(base))
-	{
-		kind->other = OTHER_RANGE;
-		kind->range_type = lookup_type_cache(base, TYPECACHE_RANGE_INFO);
-		kind->element = nested_kind(kind, get_range_subtype(base),
-									get_range_collation(base));
-		return true;
-	}
-	if (type_is_rowtype(base))
-	{
-		kind->other = OTHER_RECORD;
-		kind->record = MemoryContextAllocZero(kind->context, sizeof(RecordKind));
-		/* a named composite is resolved now; an anonymous record per row type */
-		if (base != RECORDOID)
-			record_resolve(kind, base, -1);
-		return true;
-	}
-	if (base == JSONBOID)
-	{
-		kind->other = OTHER_JSONB;
-		return true;
-	}
-	kind->family = BS_FAMILY_NONE;
-	return false;
-}
-
-char *
-bs_structured_signature(const ValueKind *kind)
-{
-	char	   *element;
-	char	   *result;
-
-	switch (kind->other)
-	{
-		case OTHER_ARRAY:
-		case OTHER_RANGE:
-			element = bs_value_kind_signature(kind->element);
-			result = psprintf("%s(%s)", kind->other == OTHER_ARRAY ? "array" : "range",
-							  element);
-			pfree(element);
-			return result;
-		case OTHER_RECORD:
-			/* an anonymous record's row type is known from its first value */
-			return pstrdup(kind->record->signature != NULL ? kind->record->signature :
-						   "record");
-		case OTHER_JSONB:
-			return pstrdup("jsonb");
-		default:
-			elog(ERROR, "unexpected bloomsketch value form %u", kind->other);
-	}
-}
-
 /* A scalar element's canonical bytes, length-prefixed. */
 static void
 append_scalar(const ValueKind *kind, Datum value, StringInfo out)
 {
 	CanonicalBytes bytes;
 
-	canonical_bytes(kind, value, &bytes);
+	canonical_scalar_bytes(kind, value, &bytes);
 	append_u32(out, (uint32) bytes.length);
 	appendBinaryStringInfo(out, bytes.data, (int) bytes.length);
 	canonical_release(&bytes);
@@ -260,7 +122,7 @@ append_record(const ValueKind *kind, Datum value, StringInfo out)
 	HeapTupleData tuple;
 	uint32		live = 0;
 
-	record_resolve(kind, HeapTupleHeaderGetTypeId(header), HeapTupleHeaderGetTypMod(header));
+	bs_record_resolve(kind, HeapTupleHeaderGetTypeId(header), HeapTupleHeaderGetTypMod(header));
 	tuple.t_len = HeapTupleHeaderGetDatumLength(header);
 	ItemPointerSetInvalid(&tuple.t_self);
 	tuple.t_tableOid = InvalidOid;
@@ -393,7 +255,7 @@ void
 bs_canonical_append(const ValueKind *kind, Datum value, StringInfo out)
 {
 	check_stack_depth();		/* values nest: arrays of records of arrays */
-	if (kind->family != BS_FAMILY_OTHER || kind->other >= OTHER_TIME)
+	if (!value_kind_is_structured(kind))
 	{
 		append_scalar(kind, value, out);
 		return;
