@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference false-positive rates for test/unit/test_analysis.c.
+"""Reference false-positive rates for test/unit/analysis/test_analysis.c.
 
     python3 test/data/analysis_reference.py > test/data/analysis_reference.txt
     python3 test/data/analysis_reference.py standard 1000 100 7   # one case

@@ -82,7 +82,7 @@
  * a posteriori for (a)) and the two truncations (bounded a priori).  The
  * total is below 2e-11 relative everywhere in range (observed: below 1e-13
  * against exact rationals for m <= 5000, nk <= 50000, and against 60-digit
- * mpmath for m up to 2^33, n up to 10^9; see test/unit/test_analysis_rates.c,
+ * mpmath for m up to 2^33, n up to 10^9; see test/unit/analysis/test_analysis_rates.c,
  * which also compares with an independent whole-filter occupancy chain).
  *
  * RANGE.  The rates are carried as logarithms.  The standard rate is
@@ -93,7 +93,7 @@
  * logarithm stays finite and accurate there too.
  *
  * long double is the x87 80-bit format on x86-64 (where the timings of
- * test/unit/test_analysis.c were measured).  On aarch64 it is IEEE quad, done in
+ * test/unit/analysis/test_analysis.c were measured).  On aarch64 it is IEEE quad, done in
  * software: as accurate, several times slower.  Where long double is the
  * same as double the code still works (untested), but the rounding bounds
  * grow by 2^11, more cases fall to the slower path (b), and the range below

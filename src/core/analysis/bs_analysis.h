@@ -97,7 +97,7 @@ bs_status	bs_fpr_bounds(int64_t m, int64_t n, int64_t k, double *lower,
  * 1..K_max into blocks), or leave a few that are evaluated too, which
  * certifies the optimum.  Only where the bounds leave many k (small m, k in
  * the hundreds) does the answer rely on the rate being unimodal in k, which
- * Burns observes and test/unit/test_analysis_optimal.c checks by brute force.
+ * Burns observes and test/unit/analysis/test_analysis_optimal.c checks by brute force.
  * Often no exact rate at all is needed (optimum at K_max).  Up to 100 ms for
  * optima near k = 1000, well under 1 ms for k <= 64.
  */

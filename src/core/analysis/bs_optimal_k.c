@@ -47,7 +47,7 @@
  *
  * 4. f(m, n, .) is unimodal in k (decreasing, then nondecreasing): what
  *    Burns observes (Fig. 6-8) but does not prove.
- *    test/unit/test_analysis_optimal.c checks the answers against a brute force
+ *    test/unit/analysis/test_analysis_optimal.c checks the answers against a brute force
  *    over all k for several hundred (m, n) pairs of both constructions.
  *
  * bs_optimal_k (bs_k_search_min).  First the bounds alone: when U (65) of

@@ -8,7 +8,7 @@
  * on x86-64, an AVX2 copy is chosen at load time where the CPU supports it
  * (2.5-3x faster than the sums kept in memory before), SSE2 otherwise.  AVX2
  * without FMA: every copy rounds each product before adding it, so all of
- * them give the same bits (test/unit/test_analysis_chain.c, part H).
+ * them give the same bits (test/unit/analysis/test_analysis_chain.c, part H).
  *
  * Terms: a chain step turns the chain's vector for a hitting items into the
  * one for a + 1 (bs_rate_chain.c).

@@ -1,7 +1,7 @@
 -- The exact false-positive analysis: values, orderings the theory
 -- guarantees, tiny rates, argument checks and cancellation.  (The 1e-9
 -- accuracy against exact rational arithmetic is checked by the core test
--- test/unit/test_analysis.c against test/data/analysis_reference.txt.)
+-- test/unit/analysis/test_analysis.c against test/data/analysis_reference.txt.)
 CREATE EXTENSION IF NOT EXISTS bloomsketch;
 
 -- Known small cases: m = 10 bits, n = 2 items, k = 2 hashes.

@@ -26,7 +26,7 @@ FROM fit_groups, LATERAL bloom_info(f) b ORDER BY fpr DESC, n;
 -- one-sided 99.9% bound of a binomial at the rate asked for (the normal
 -- approximation's 3.09 sigma, plus one).  The promise is the expected rate:
 -- one filter's own rate may exceed the rate asked for, though none of these
--- does; test/unit/test_fit.c counts over many filters per size, with the exact
+-- does; test/unit/bloom/test_fit.c counts over many filters per size, with the exact
 -- binomial bound.
 SELECT n, fpr,
        count(*) FILTER (WHERE bloom_contains(f, 1000000000 + q)) AS false_positives,

@@ -22,7 +22,7 @@
 -- (b) Cancellation: long operations poll for interrupts, so
 -- statement_timeout and pg_cancel_backend end them (57014).  How soon is
 -- measured in bench/cancel_latency.sh, and that every long loop polls is
--- checked by test/unit/test_core_interrupts.c, not here.
+-- checked by test/unit/common/test_core_interrupts.c, not here.
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS bloomsketch;
 RESET client_min_messages;
@@ -41,7 +41,7 @@ SELECT bloom_create(604961403, 0.01, 0, 'blocked');
 -- The largest capacity with the smallest rate, in every scheme: 54000.  No
 -- filter can hold that many items: n log2(1/fpr) bits, the space lower
 -- bound, is past the largest filter, so it is refused before any sizing
--- search (test/unit/test_core_interrupts.c shows that no search runs).
+-- search (test/unit/common/test_core_interrupts.c shows that no search runs).
 SELECT bloom_create(9223372036854775807, 1e-300, 0, 'double');
 SELECT bloom_create(9223372036854775807, 1e-300, 0, 'double_square');
 SELECT bloom_create(9223372036854775807, 1e-300, 0, 'double_cube');

@@ -3,7 +3,7 @@
  * compatibility check and the union, format versions 1 and 2 combined,
  * and the shape of a stored filter.
  */
-#include "test_core.h"
+#include "../common/test_core.h"
 
 /* ------------------------------------------------------------------------ */
 /* compatibility and union                                                  */

@@ -2,7 +2,7 @@
  * test_core_text.c — unit tests of a filter's text form: formatting,
  * parsing, the round trip, and every malformed text refused.
  */
-#include "test_core.h"
+#include "../common/test_core.h"
 
 /* ------------------------------------------------------------------------ */
 /* text form                                                                */

@@ -4,7 +4,7 @@
  * against the scalar one, and the batch calls of src/core/bloom/bs_batch.c against
  * the value-by-value calls.
  */
-#include "test_core.h"
+#include "../common/test_core.h"
 
 /* ------------------------------------------------------------------------ */
 /* probing schemes                                                          */

@@ -3,7 +3,7 @@
  * adding and testing values on a real filter, the sizing of a filter for a
  * capacity and rate, and the cardinality bounds for few items.
  */
-#include "test_core.h"
+#include "../common/test_core.h"
 
 static bool
 bit_is_set(const bs_bloom *f, uint64_t position)

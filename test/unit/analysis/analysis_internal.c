@@ -1,7 +1,7 @@
 /*
  * analysis_internal.c — test-only entry points into the internal functions
  * of the exact analysis (src/core/analysis/bs_analysis_internal.h) for
- * test/unit/test_analysis_chain.c (part K), so that the library keeps no test entry
+ * test/unit/analysis/test_analysis_chain.c (part K), so that the library keeps no test entry
  * point and the functions below call exactly the code the extension runs.
  */
 #include "analysis/bs_analysis_internal.h"

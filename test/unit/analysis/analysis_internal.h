@@ -1,7 +1,7 @@
 /*
  * analysis_internal.h — test-only entry points into the internal functions
  * of the exact analysis (src/core/analysis/bs_analysis_internal.h), defined in
- * test/unit/analysis_internal.c; not part of the library.
+ * test/unit/analysis/analysis_internal.c; not part of the library.
  */
 #ifndef ANALYSIS_INTERNAL_H
 #define ANALYSIS_INTERNAL_H

@@ -4,7 +4,7 @@
  * refused.
  */
 #include "bytes.h"
-#include "test_core.h"
+#include "../common/test_core.h"
 
 /* ------------------------------------------------------------------------ */
 /* serialized form                                                          */

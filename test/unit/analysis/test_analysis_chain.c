@@ -73,7 +73,7 @@ test_chain_step(void)
 
 /*
  * K. The chain's cheap lower bound (bs_classic_ln with a finite stop,
- * through bs_rate_bound_ln; test/unit/analysis_internal.c reaches these internal
+ * through bs_rate_bound_ln; test/unit/analysis/analysis_internal.c reaches these internal
  * functions):
  * over a grid of classic (m, n, k), m = 64 .. 2^33, n = 1 .. 10^9,
  * k = 1 .. 1000 (many of them with at least 32 expected hits, where the

@@ -7,7 +7,7 @@
  *
  *	make -C test/unit analysis
  *
- * (with test/unit/analysis_internal.c, which reaches internal functions of the
+ * (with test/unit/analysis/analysis_internal.c, which reaches internal functions of the
  * analysis through src/core/analysis/bs_analysis_internal.h)
  *
  * (an optional argument names the reference file; by default
