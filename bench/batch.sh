@@ -131,6 +131,20 @@ LABELS=(P_double J_double S_double P_blocked J_blocked S_blocked P_cms_default J
 	AP_cms_large SA_cms_large)
 # A: each element-wise call on values preloaded into PL/pgSQL variables,
 # timed alone after one warm-up call of each; three timed calls per round.
+# Each call's result is only tested for NULL: assigning it to a variable
+# would time PL/pgSQL's copy of it too.
+declare -A CALL=([A_double]="bloom_contains_each(fd, a)" [A_blocked]="bloom_contains_each(fb, a)"
+	[A_cms_default]="cms_estimate_each(sd, a)" [A_cms_large]="cms_estimate_each(sl, a)"
+	[AA_double]="bloom_add_each(ed, a)" [AA_blocked]="bloom_add_each(eb, a)"
+	[AA_cms_default]="cms_add_each(esd, a)" [AA_cms_large]="cms_add_each(esl, a)")
+PRELOADED=(A_double A_blocked A_cms_default A_cms_large AA_double AA_blocked AA_cms_default AA_cms_large)
+timed_calls=
+for label in "${PRELOADED[@]}"; do
+	timed_calls+="		started := clock_timestamp(); done := ${CALL[$label]} IS NOT NULL;
+		label := '$label'; ms := 1000 * extract(epoch FROM clock_timestamp() - started);
+		IF round > 0 THEN RETURN NEXT; END IF;
+"
+done
 sql <<SQL
 CREATE FUNCTION preloaded_calls(runs integer) RETURNS TABLE (label text, ms float8)
 LANGUAGE plpgsql AS \$\$
@@ -144,44 +158,18 @@ DECLARE
 	esd cmsketch := cms_create();
 	esl cmsketch := cms_create($LARGE_EPSILON, 0.001);
 	a bigint[] := (SELECT a FROM arrays);
-	-- each result is only tested for NULL: assigning it to a variable would
-	-- time PL/pgSQL's copy of it too
 	done boolean;
 	started timestamptz;
 BEGIN
 	FOR round IN 0 .. runs LOOP
-		started := clock_timestamp(); done := bloom_contains_each(fd, a) IS NOT NULL;
-		label := 'A_double'; ms := 1000 * extract(epoch FROM clock_timestamp() - started);
-		IF round > 0 THEN RETURN NEXT; END IF;
-		started := clock_timestamp(); done := bloom_contains_each(fb, a) IS NOT NULL;
-		label := 'A_blocked'; ms := 1000 * extract(epoch FROM clock_timestamp() - started);
-		IF round > 0 THEN RETURN NEXT; END IF;
-		started := clock_timestamp(); done := cms_estimate_each(sd, a) IS NOT NULL;
-		label := 'A_cms_default'; ms := 1000 * extract(epoch FROM clock_timestamp() - started);
-		IF round > 0 THEN RETURN NEXT; END IF;
-		started := clock_timestamp(); done := cms_estimate_each(sl, a) IS NOT NULL;
-		label := 'A_cms_large'; ms := 1000 * extract(epoch FROM clock_timestamp() - started);
-		IF round > 0 THEN RETURN NEXT; END IF;
-		started := clock_timestamp(); done := bloom_add_each(ed, a) IS NOT NULL;
-		label := 'AA_double'; ms := 1000 * extract(epoch FROM clock_timestamp() - started);
-		IF round > 0 THEN RETURN NEXT; END IF;
-		started := clock_timestamp(); done := bloom_add_each(eb, a) IS NOT NULL;
-		label := 'AA_blocked'; ms := 1000 * extract(epoch FROM clock_timestamp() - started);
-		IF round > 0 THEN RETURN NEXT; END IF;
-		started := clock_timestamp(); done := cms_add_each(esd, a) IS NOT NULL;
-		label := 'AA_cms_default'; ms := 1000 * extract(epoch FROM clock_timestamp() - started);
-		IF round > 0 THEN RETURN NEXT; END IF;
-		started := clock_timestamp(); done := cms_add_each(esl, a) IS NOT NULL;
-		label := 'AA_cms_large'; ms := 1000 * extract(epoch FROM clock_timestamp() - started);
-		IF round > 0 THEN RETURN NEXT; END IF;
-	END LOOP;
+$timed_calls	END LOOP;
 END \$\$;
 SQL
 declare -A MEDIAN MIN MAX
 PREAMBLE="SET max_parallel_workers_per_gather = 0; SET jit = off; SET work_mem = '256MB';"
 bench_rounds "$WORK" batch "$RUNS" "$PREAMBLE" Q LABELS MEDIAN MIN MAX \
 	"SELECT 'preloaded', label, ms FROM preloaded_calls(3);"
-for label in A_double A_blocked A_cms_default A_cms_large AA_double AA_blocked AA_cms_default AA_cms_large; do
+for label in "${PRELOADED[@]}"; do
 	for ((round = 1; round <= RUNS; round++)); do
 		awk -F'|' -v l="$label" '$1 == "preloaded" && $2 == l { print $3 }' "$WORK/batch_round$round.out"
 	done | sort -g >"$WORK/preloaded_$label"
