@@ -442,10 +442,20 @@ bs_topk_table_merge(bs_topk_table *table, const bs_topk *other, bs_error *err)
 	bs_adopt_combined_family(&table->version, &table->family, &table->type_tag,
 							 other->version, other->family, other->type_tag);
 	/*
+	 * Room for all of the other's entries first (it lists at most c, and a
+	 * reduction leaves at least 2c of the 3c slots taken).  A reduction in
+	 * the middle of the merge would weigh its cut against a total that
+	 * already holds the other's whole stream but only part of its counters,
+	 * spend room that the rest of them need, and so break
+	 * sum of counters + (c + 1) * error <= N once they are added.
+	 */
+	if (table->used + other->entries > table->capacity)
+		bs_topk_table_reduce(table, table->capacity - other->entries);
+	/*
 	 * Agarwal et al., section 3.1: the counters of both sides are added, and
-	 * the errors; the table reduces itself (to its working size) whenever it
-	 * fills up on the way, and to c only when it is written out, so that a
-	 * fold of many summaries into one state reduces as rarely as a tree of
+	 * the errors; the table is reduced (to its working size) only between
+	 * merges as above, and to c only when it is written out, so that a fold
+	 * of many summaries into one state reduces as rarely as a tree of
 	 * pairwise merges does.
 	 */
 	table->total += other->total;

@@ -162,6 +162,30 @@ GROUP BY split, c ORDER BY split, c;
 SELECT bool_and(a.s + b.s = b.s + a.s) AS merge_commutes
 FROM topkacc_parts a JOIN topkacc_parts b USING (split, c) WHERE a.part < b.part;
 
+-- ---- a fold at its error bound ----
+-- A flat column of 10,000 values with ten planted heavy ones (values whose
+-- low byte is 0xff, so that a summary lists them last), rows rare values
+-- first, cut into 16 parts by a hash of the row id.  Each part's error is
+-- close to its bound N / (c + 1), and the aggregate's table fills up while
+-- it merges.  A reduction in the middle of one summary's entries once spent
+-- the room that its later, heavy counts needed, and the merged summary broke
+-- its own bound (reading it back failed).
+CREATE TABLE topkacc_flat AS
+SELECT row_number() OVER (ORDER BY n, item) AS id, item
+FROM (SELECT item, count(*) OVER (PARTITION BY item) AS n
+      FROM (SELECT (hashint4(i) & 2147483647) % 10000 AS item FROM generate_series(1, 100000) i
+            UNION ALL
+            SELECT 256 * j + 255 FROM generate_series(1, 10) j, generate_series(1, 200 * j)) v) w;
+CREATE TABLE topkacc_flat_exact AS SELECT item::text AS value, count(*) AS n FROM topkacc_flat GROUP BY item;
+CREATE TABLE topkacc_flat_parts AS
+SELECT hashint8(id) & 15 AS part, topk_agg(item, 32 ORDER BY id) AS s FROM topkacc_flat GROUP BY 1;
+SELECT merge_order, k.*
+FROM (SELECT 'by part' AS merge_order, topk_merge_agg(s ORDER BY part) AS s FROM topkacc_flat_parts
+      UNION ALL
+      SELECT 'by part descending', topk_merge_agg(s ORDER BY part DESC) FROM topkacc_flat_parts) m,
+     LATERAL topkacc_check(m.s, 'topkacc_flat_exact') k
+ORDER BY 1;
+
 -- ---- a parallel plan ----
 CREATE FUNCTION topkacc_has_partial_aggregate(query text) RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE plan json;

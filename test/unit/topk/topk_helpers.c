@@ -232,3 +232,26 @@ exact_counts(const int64_t *stream, size_t n, uint32_t domain)
 	return exact;
 }
 
+/* Merge b into a copy of a (through a table). */
+bs_topk    *
+merge_two(const bs_topk *a, const bs_topk *b)
+{
+	bs_topk_table table;
+	bs_error	err;
+	bs_topk    *flat;
+
+	table_init(&table, a->counters);
+	CHECK_STATUS(bs_topk_table_merge(&table, a, &err), BS_OK, &err);
+	CHECK_STATUS(bs_topk_table_merge(&table, b, &err), BS_OK, &err);
+	flat = table_to_flat(&table);
+	bs_topk_table_destroy(&table);
+	return flat;
+}
+
+bool
+in_part(size_t i, void *arg)
+{
+	const split *s = arg;
+
+	return s->part[i] == s->which;
+}

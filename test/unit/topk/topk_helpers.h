@@ -1,6 +1,6 @@
 /*
  * topk_helpers.h — what the heavy-hitters unit tests (test_topk.c,
- * test_topk_codec.c) share.
+ * test_topk_codec.c, test_topk_merge.c) share.
  */
 #ifndef TOPK_HELPERS_H
 #define TOPK_HELPERS_H
@@ -33,6 +33,19 @@ void		count_integer(bs_topk_table *table, int64_t v, bool pending);
 /* The stored form of a table (malloc'd): reduced, pending texts given, written, validated. */
 bs_topk    *table_to_flat(bs_topk_table *table);
 
+/* A part of a split stream: the rows i with part[i] == which. */
+typedef struct split
+{
+	const uint32_t *part;
+	uint32_t	which;
+} split;
+
+/* summarize's filter for a split (arg: a split). */
+bool		in_part(size_t i, void *arg);
+
+/* Merge b into a copy of a (through a table). */
+bs_topk    *merge_two(const bs_topk *a, const bs_topk *b);
+
 /* The summary of the values of a stream for which keep (when not NULL) says yes. */
 bs_topk    *summarize(const int64_t *stream, size_t n, uint32_t counters, bool pending,
 					  bool (*keep) (size_t i, void *arg), void *arg);
@@ -52,5 +65,8 @@ void		check_guarantees(const bs_topk *topk, const uint64_t *exact, uint32_t doma
 
 /* The codec's tests (test_topk_codec.c). */
 void		test_topk_codec(void);
+
+/* Guarantees after merging parts in many orders (test_topk_merge.c). */
+void		test_guarantees_merged(void);
 
 #endif							/* TOPK_HELPERS_H */
