@@ -43,7 +43,12 @@
 # part order (topk_merge_agg, topn_union_agg) and by a balanced tree of
 # pairwise merges (topk's +, topn_union).  Serial builds at K = 192 too.
 # topk_merge_agg also merges the 16 parts in 10 more orders (sorted by md5 of
-# the order's number and the part).
+# the order's number and the part), and so does the balanced tree of +, its
+# leaves in each of those orders.  The flat column is also shuffled 6 more
+# ways (another md5 tag each) and built serially and from 16 parts by hash and
+# by range, merged both ways, topk and topn: on a flat column the true top 100
+# beyond the ten planted values are noise values of 20 occurrences against a
+# mean of 9, and one shuffle's recall of them is mostly chance.
 #
 # Measures, with f(x) the true count of x, N the rows, f_K the K-th largest
 # true count and T_K = {x : f(x) >= f_K} (the true top K; exactly K values
@@ -138,6 +143,18 @@ CREATE TABLE study_results (id serial, ds text, ord text, build text, k int, tk 
 CREATE TABLE study_items (ds text, ord text, build text, k int, side text, rank bigint, item text,
 	est bigint, lo bigint, hi bigint);
 CREATE TABLE study_meta (ds text, ord text, build text, k int, side text, listed bigint, bytes int, stored int);
+CREATE TABLE study_shuffles (shuffle int, build text, tk numeric, tn numeric);
+-- recall@100 of the flat column (its top 100 is well defined): of topk's first
+-- 100 values, and of topn's 100 most frequent (ties by value)
+CREATE FUNCTION study_flat_top(f bigint) RETURNS boolean LANGUAGE sql STABLE AS $$
+	SELECT f >= (SELECT f FROM study_truth WHERE ds = 'flat' ORDER BY f DESC OFFSET 99 LIMIT 1) $$;
+CREATE FUNCTION study_topk_r100(s topksketch) RETURNS numeric LANGUAGE sql STABLE AS $$
+	SELECT count(*) FILTER (WHERE study_flat_top(t.f)) / 100.0
+	FROM (SELECT value FROM topk_items(s) LIMIT 100) i JOIN study_truth t ON t.ds = 'flat' AND t.v = i.value $$;
+CREATE FUNCTION study_topn_r100(j jsonb) RETURNS numeric LANGUAGE sql STABLE AS $$
+	SELECT count(*) FILTER (WHERE study_flat_top(t.f)) / 100.0
+	FROM (SELECT key FROM jsonb_each_text(j) ORDER BY value::bigint DESC, key LIMIT 100) i
+	JOIN study_truth t ON t.ds = 'flat' AND t.v = i.key $$;
 -- the result of a balanced tree of pairwise merges of the parts, in order,
 -- by the function named merge (topk_merge, the function of topk's +, or
 -- topn_union)
@@ -253,6 +270,10 @@ builds_sql() {
 			FROM parts GROUP BY split
 			UNION ALL
 			SELECT '$ds', '$ord', split || ', order ' || r, 100, topk_merge_agg(tk ORDER BY md5(r || ':' || part)), NULL
+			FROM parts, generate_series(1, 10) r GROUP BY split, r
+			UNION ALL
+			SELECT '$ds', '$ord', split || ', tree in order ' || r, 100,
+				study_tree(array_agg(tk ORDER BY md5(r || ':' || part)), 'topk_merge'), NULL
 			FROM parts, generate_series(1, 10) r GROUP BY split, r;
 		DROP TABLE parts;
 	SQL
@@ -291,6 +312,44 @@ record_sql() {
 	SQL
 }
 
+# shuffles_sql: the flat column in 6 more random orders (md5 of another tag),
+# serial and from 16 parts by hash and by range, merged by the aggregate and
+# by a tree, topk and topn: how far one shuffle's recall@100 is from chance.
+shuffles_sql() {
+	local tn_agg="NULL::jsonb" tn_fold="NULL::jsonb" tn_tree="NULL::jsonb"
+	if [ "$TOPN" = 1 ]; then
+		echo "SET topn.number_of_counters = 100;"
+		tn_agg="topn_add_agg(v ORDER BY pos)" tn_fold="topn_union_agg(tn ORDER BY part)"
+		tn_tree="study_tree(array_agg(tn ORDER BY part), 'topn_union')"
+	fi
+	cat <<-SQL
+		CREATE TEMP TABLE shuffled (shuffle int, pos bigint, v text);
+		INSERT INTO shuffled
+			SELECT r, row_number() OVER (PARTITION BY r ORDER BY md5('flat:shuffle' || r || ':' || id)), v
+			FROM study_src, generate_series(1, 6) r;
+		CREATE INDEX ON shuffled (shuffle, pos);
+		INSERT INTO study_shuffles
+			SELECT shuffle, 'serial', study_topk_r100(topk_agg(v, 100 ORDER BY pos)),
+				study_topn_r100($tn_agg) FROM shuffled GROUP BY shuffle;
+		SET enable_sort = off;
+		CREATE TEMP TABLE parts AS
+			SELECT shuffle, 'hash' AS split, ((pos * 2654435761) % 4294967296) / 268435456 AS part,
+				topk_agg(v, 100 ORDER BY pos) AS tk, $tn_agg AS tn
+			FROM shuffled GROUP BY 1, 2, 3
+			UNION ALL
+			SELECT shuffle, 'range', (pos - 1) * 16 / $ROWS, topk_agg(v, 100 ORDER BY pos), $tn_agg
+			FROM shuffled GROUP BY 1, 2, 3;
+		RESET enable_sort;
+		INSERT INTO study_shuffles
+			SELECT shuffle, split || ', merge_agg', study_topk_r100(topk_merge_agg(tk ORDER BY part)),
+				study_topn_r100($tn_fold) FROM parts GROUP BY shuffle, split
+			UNION ALL
+			SELECT shuffle, split || ', tree', study_topk_r100(study_tree(array_agg(tk ORDER BY part), 'topk_merge')),
+				study_topn_r100($tn_tree) FROM parts GROUP BY shuffle, split;
+		DROP TABLE parts, shuffled;
+	SQL
+}
+
 DATASETS=(zipf1.1 zipf1.5 flat words)
 for ds in "${DATASETS[@]}"; do
 	bs_log "$ds: generating"
@@ -319,6 +378,13 @@ for ds in "${DATASETS[@]}"; do
 			record_sql "$ds" "$ord"
 		} | psql_db
 	done
+	if [ "$ds" = flat ]; then
+		bs_log "flat, 6 more random orders: building"
+		{
+			echo "$SESSION"
+			shuffles_sql
+		} | psql_db
+	fi
 done
 psql_db -c "DROP TABLE study_rows, study_src"
 bs_log "data and builds done in $SECONDS s"
@@ -400,7 +466,8 @@ SELECT format('All topk results, the 10 merge orders included: %s listed values 
 	sum(listed), sum(violations)) FROM study_scores WHERE side = 'topk';
 SQL
 echo
-echo "topk_merge_agg's recall@100 over 10 more orders of the 16 parts, against the balanced tree of + (K = 100):"
+echo "topk_merge_agg's recall@100 over 10 more orders of the 16 parts, against the balanced tree of + in part"
+echo "order and in the same 10 orders (K = 100):"
 echo
 psql_db -At <<'SQL'
 CREATE TABLE study_spread AS
@@ -408,22 +475,51 @@ CREATE TABLE study_spread AS
 		(SELECT r100 FROM study_scores f WHERE (f.ds, f.ord, f.side) = (t.ds, t.ord, 'topk')
 			AND f.build = split_part(t.build, ',', 1) || ', merge_agg') AS fold,
 		min(o.r100) AS lo, percentile_disc(0.5) WITHIN GROUP (ORDER BY o.r100) AS median, max(o.r100) AS hi,
-		max(abs(o.r100 - t.r100)) AS dev
+		max(abs(o.r100 - t.r100)) AS dev,
+		min(ot.r100) AS tree_lo, percentile_disc(0.5) WITHIN GROUP (ORDER BY ot.r100) AS tree_median,
+		max(ot.r100) AS tree_hi, max(abs(o.r100 - ot.r100)) AS pair_dev, avg(o.r100) AS mean,
+		avg(ot.r100) AS tree_mean
 	FROM study_scores t
 	JOIN study_scores o ON (o.ds, o.ord, o.side) = (t.ds, t.ord, 'topk')
 		AND o.build LIKE split_part(t.build, ',', 1) || ', order %'
+	JOIN study_scores ot ON (ot.ds, ot.ord, ot.side) = (t.ds, t.ord, 'topk')
+		AND ot.build = split_part(t.build, ',', 1) || ', tree in order ' || split_part(o.build, ', order ', 2)
 	WHERE t.side = 'topk' AND t.build LIKE '%, tree'
 	GROUP BY t.ds, t.ord, t.build, t.def100, t.r100;
-SELECT '| data | order | split | tree of + | merge_agg, part order | 10 orders: min | median | max '
-	'| largest \|order - tree\| |';
-SELECT '|---|---|---|---:|---:|---:|---:|---:|---:|';
-SELECT format('| %s | %s | %s | %s%s | %s | %s | %s | %s | %s |', ds, ord, split, round(tree, 2),
-		CASE WHEN def100 THEN '' ELSE '*' END, round(fold, 2), round(lo, 2), round(median, 2), round(hi, 2), round(dev, 2))
+SELECT '| data | order | split | tree of +, part order | merge_agg, part order | merge_agg, 10 orders: min | median '
+	'| max | largest \|order - tree, part order\| | tree of +, 10 orders: min | median | max '
+	'| largest \|merge_agg - tree\|, same order |';
+SELECT '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+SELECT format('| %s | %s | %s | %s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |', ds, ord, split, round(tree, 2),
+		CASE WHEN def100 THEN '' ELSE '*' END, round(fold, 2), round(lo, 2), round(median, 2), round(hi, 2), round(dev, 2),
+		round(tree_lo, 2), round(tree_median, 2), round(tree_hi, 2), round(pair_dev, 2))
 FROM study_spread ORDER BY ds, ord, split;
 SELECT '';
 SELECT format('Summary: over %s data set × order × split rows, the 10 orders'' recall@100 was within 0.02 of the tree''s '
-		'in %s rows; largest difference %s, average %s; average recall@100 tree %s, merge_agg in part order %s.',
-		count(*), count(*) FILTER (WHERE dev <= 0.02), round(max(dev), 2), round(avg(dev), 3), round(avg(tree), 3),
-		round(avg(fold), 3))
+		'in part order in %s rows (largest difference %s, average %s), and within 0.02 of the tree''s in the same '
+		'order in %s rows (largest difference %s, average %s); the medians over the 10 orders were within 0.02 in %s '
+		'rows, and merge_agg''s median was at least the tree''s - 0.02 in %s. Spread over the 10 orders '
+		'(max - min): merge_agg %s on average and %s at most, the tree %s and %s. Average recall@100: tree in part '
+		'order %s, merge_agg in part order %s, over the 10 orders tree %s, merge_agg %s.',
+		count(*), count(*) FILTER (WHERE dev <= 0.02), round(max(dev), 2), round(avg(dev), 3),
+		count(*) FILTER (WHERE pair_dev <= 0.02), round(max(pair_dev), 2), round(avg(pair_dev), 3),
+		count(*) FILTER (WHERE abs(median - tree_median) <= 0.02), count(*) FILTER (WHERE median >= tree_median - 0.02),
+		round(avg(hi - lo), 3), round(max(hi - lo), 2), round(avg(tree_hi - tree_lo), 3), round(max(tree_hi - tree_lo), 2),
+		round(avg(tree), 3), round(avg(fold), 3), round(avg(tree_mean), 3), round(avg(mean), 3))
 FROM study_spread;
+SQL
+echo
+echo "The flat column in 6 more random orders (recall@100, topk / topn, K = 100):"
+echo
+psql_db -At <<'SQL'
+SELECT '| build | ' || string_agg('shuffle ' || shuffle, ' | ' ORDER BY shuffle) || ' | mean |'
+FROM (SELECT DISTINCT shuffle FROM study_shuffles) s;
+SELECT '|---|' || string_agg('---:|', '' ORDER BY shuffle) || '---:|' FROM (SELECT DISTINCT shuffle FROM study_shuffles) s;
+SELECT format('| %s | %s | %s |', build,
+		string_agg(study_cell(tk, tn, 2, true), ' | ' ORDER BY shuffle), study_cell(avg(tk), avg(tn), 3, true))
+FROM study_shuffles GROUP BY build ORDER BY build = 'serial' DESC, build;
+SELECT '';
+SELECT format('Summary: in %s of %s builds topk''s recall@100 was at least topn''s - 0.02; mean %s / %s.',
+		count(*) FILTER (WHERE tk >= tn - 0.02), count(*), round(avg(tk), 3), round(avg(tn), 3))
+FROM study_shuffles;
 SQL
