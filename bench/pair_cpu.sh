@@ -31,7 +31,7 @@
 # Environment: ROWS (10000000; fewer for a quick run), PAIRS (15, at least 9),
 # OLD_COPY (/opt/pgc/speed-old), NEW_COPY (/opt/pgc/speed-new), DATA (the data
 # directory; kept and reused when it already holds ROWS rows), QUERIES (labels
-# to run, default all but Q, U and W; N alone costs as much CPU as all the
+# to run, default all but Q, U, W, Ms and Md; N alone costs as much CPU as all the
 # others), CHECK=no
 # (skip comparing the builds' results), REPORT (a file to copy the report to).
 set -euo pipefail
@@ -171,6 +171,15 @@ for tag in old new; do
 		echo "CREATE TABLE other_filter AS SELECT bloom_agg(id, $CAPACITY, $FPR) AS f FROM other;"
 		echo "CREATE TABLE cms_store AS SELECT cms_agg(s) AS sketch FROM t;"
 		echo "VACUUM (FREEZE, ANALYZE) other_filter; VACUUM (FREEZE, ANALYZE) cms_store;"
+		# stored heavy-hitters summaries to merge, in builds that have them:
+		# 10,000 parts of one value in 300 (parts share their values) and
+		# 10,000 of consecutive ids (each part values of its own)
+		if grep -qs "topk_merge_agg" "$copy"/usr/share/postgresql/15/extension/bloomsketch--*.sql; then
+			echo "DROP TABLE IF EXISTS topk_shared, topk_disjoint;"
+			echo "CREATE TABLE topk_shared AS SELECT id % 10000 AS part, topk_agg(id / 10000 % 300, 100) AS s FROM t GROUP BY 1;"
+			echo "CREATE TABLE topk_disjoint AS SELECT id / 1000 AS part, topk_agg(id, 100) AS s FROM t GROUP BY 1;"
+			echo "VACUUM (FREEZE, ANALYZE) topk_shared; VACUUM (FREEZE, ANALYZE) topk_disjoint;"
+		fi
 	} | one_line | run_checked "$copy" "bench_$tag" "$WORK/ext_$tag.log"
 done
 
@@ -195,6 +204,9 @@ QUERY[N]="SELECT g, cms_agg(id) FROM cms_groups GROUP BY g"
 QUERY[Q]="SELECT topk_agg(id, 100) FROM t"
 QUERY[U]="SELECT topk_agg(s, 100) FROM t"
 QUERY[W]="SELECT topk_agg(id % 1000, 100) FROM t"
+# Merging the stored summaries above, in builds that both have them.
+QUERY[Ms]="SELECT topk_merge_agg(s) FROM topk_shared"
+QUERY[Md]="SELECT topk_merge_agg(s) FROM topk_disjoint"
 if [ -n "${QUERIES:-}" ]; then read -r -a LABELS <<<"$QUERIES"; fi
 for label in "${LABELS[@]}"; do
 	[ -n "${QUERY[$label]:-}" ] || { echo "pair_cpu.sh: no query $label" >&2; exit 2; }

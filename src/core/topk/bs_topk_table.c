@@ -426,6 +426,25 @@ merge_entry(bs_topk_table *table, const bs_topk_entry *entry, bs_error *err)
 	return BS_OK;
 }
 
+/* How many of a validated summary's values the table does not hold. */
+static uint32_t
+entries_missing(const bs_topk_table *table, const bs_topk *other)
+{
+	uint64_t	offset = 0;
+	uint32_t	missing = 0;
+
+	for (uint32_t i = 0; i < other->entries; i++)
+	{
+		bs_topk_entry entry;
+
+		bs_poll_at(i);
+		bs_topk_read_entry(other, &offset, &entry);
+		missing += find(table, entry.key, entry.key_length,
+						bs_topk_hash(entry.key, entry.key_length)) == NULL;
+	}
+	return missing;
+}
+
 bs_status
 bs_topk_table_merge(bs_topk_table *table, const bs_topk *other, bs_error *err)
 {
@@ -442,14 +461,16 @@ bs_topk_table_merge(bs_topk_table *table, const bs_topk *other, bs_error *err)
 	bs_adopt_combined_family(&table->version, &table->family, &table->type_tag,
 							 other->version, other->family, other->type_tag);
 	/*
-	 * Room for all of the other's entries first (it lists at most c, and a
-	 * reduction leaves at least 2c of the 3c slots taken).  A reduction in
-	 * the middle of the merge would weigh its cut against a total that
-	 * already holds the other's whole stream but only part of its counters,
-	 * spend room that the rest of them need, and so break
-	 * sum of counters + (c + 1) * error <= N once they are added.
+	 * Room for the other's values that the table lacks, before any is added:
+	 * a reduction in the middle of the merge would weigh its cut against a
+	 * total that already holds the other's whole stream but only part of its
+	 * counters, spend room that the rest of them need, and so break
+	 * sum of counters + (c + 1) * error <= N once they are added.  Reducing
+	 * to 3c minus the other's entries (at most c) leaves room for all of them
+	 * whatever the reduction drops.
 	 */
-	if (table->used + other->entries > table->capacity)
+	if (table->used + other->entries > table->capacity &&
+		table->used + entries_missing(table, other) > table->capacity)
 		bs_topk_table_reduce(table, table->capacity - other->entries);
 	/*
 	 * Agarwal et al., section 3.1: the counters of both sides are added, and

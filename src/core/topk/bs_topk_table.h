@@ -139,8 +139,8 @@ void		bs_topk_table_reduce(bs_topk_table *table, uint32_t keep);
 /*
  * Merge a validated summary into the table by Agarwal et al.'s rule: the
  * other's counts, lower bounds, total and error added, the table first
- * reduced (to at least 2c) when the other's entries would not all fit, so
- * that no reduction falls in the middle of a merge (to c only when
+ * reduced (to at least 2c) when the other's values it lacks would not all
+ * fit, so that no reduction falls in the middle of a merge (to c only when
  * written).  A value listed on both sides keeps the
  * smaller of its two texts as bytes (a pending one is kept), so that
  * merging a and b gives what merging b and a gives.  BS_ERR_MISMATCH for
