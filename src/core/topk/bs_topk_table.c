@@ -426,9 +426,14 @@ merge_entry(bs_topk_table *table, const bs_topk_entry *entry, bs_error *err)
 	return BS_OK;
 }
 
-/* How many of a validated summary's values the table does not hold. */
-static uint32_t
-entries_missing(const bs_topk_table *table, const bs_topk *other)
+/*
+ * Whether more than room of a validated summary's values are not in the
+ * table; the scan stops at the first value past room, so that a merge that
+ * needs room anyway (a fold of summaries of values of their own) pays for
+ * few lookups.
+ */
+static bool
+lacks_room_for(const bs_topk_table *table, const bs_topk *other, uint32_t room)
 {
 	uint64_t	offset = 0;
 	uint32_t	missing = 0;
@@ -441,8 +446,10 @@ entries_missing(const bs_topk_table *table, const bs_topk *other)
 		bs_topk_read_entry(other, &offset, &entry);
 		missing += find(table, entry.key, entry.key_length,
 						bs_topk_hash(entry.key, entry.key_length)) == NULL;
+		if (missing > room)
+			return true;
 	}
-	return missing;
+	return false;
 }
 
 bs_status
@@ -470,7 +477,7 @@ bs_topk_table_merge(bs_topk_table *table, const bs_topk *other, bs_error *err)
 	 * whatever the reduction drops.
 	 */
 	if (table->used + other->entries > table->capacity &&
-		table->used + entries_missing(table, other) > table->capacity)
+		lacks_room_for(table, other, table->capacity - table->used))
 		bs_topk_table_reduce(table, table->capacity - other->entries);
 	/*
 	 * Agarwal et al., section 3.1: the counters of both sides are added, and
