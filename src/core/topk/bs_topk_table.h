@@ -9,7 +9,8 @@
  * is the table reduced, to 2c (bs_topk_table_reduce), so that a
  * reduction's O(c) work is shared by c new values and the stream is
  * summarized with 2c counters, more than the summary keeps.  Merging adds
- * another summary's entries the same way.  Written out
+ * another summary's entries the same way, except that any room it needs is
+ * made before the first of them goes in.  Written out
  * (bs_topk_table_write) the table is reduced to c first, so a stored
  * summary never lists more than c values, and its error absorbs that last
  * reduction.  Memory is bounded by the counters (3c slots, as topn's 3k),
