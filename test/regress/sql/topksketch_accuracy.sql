@@ -211,6 +211,12 @@ ANALYZE topkacc_buckets;
 \set q 'SELECT k.* FROM (SELECT topk_merge_agg(s) AS s FROM topkacc_buckets) p, LATERAL topkacc_check(p.s, ''topkacc_exact'') k'
 SELECT topkacc_has_partial_aggregate(:'q') AS partial_merge_aggregate;
 :q;
+-- the fold at its error bound, its parts split between workers whose
+-- states the leader combines
+ANALYZE topkacc_flat_parts;
+\set q 'SELECT k.* FROM (SELECT topk_merge_agg(s) AS s FROM topkacc_flat_parts) p, LATERAL topkacc_check(p.s, ''topkacc_flat_exact'') k'
+SELECT topkacc_has_partial_aggregate(:'q') AS partial_merge_aggregate;
+:q;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;

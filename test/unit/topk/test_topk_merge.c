@@ -12,26 +12,6 @@
 #include "check.h"
 #include "topk_helpers.h"
 
-/*
- * The parts folded into one table, in order, and written once: what
- * topk_merge_agg and a parallel combine do.  The table fills up and reduces
- * itself between parts, where budgets are tightest on flat data.
- */
-static bs_topk *
-fold_into_table(bs_topk **parts, uint32_t count)
-{
-	bs_topk_table table;
-	bs_error	err;
-	bs_topk    *flat;
-
-	table_init(&table, parts[0]->counters);
-	for (uint32_t i = 0; i < count; i++)
-		CHECK_STATUS(bs_topk_table_merge(&table, parts[i], &err), BS_OK, &err);
-	flat = table_to_flat(&table);
-	bs_topk_table_destroy(&table);
-	return flat;
-}
-
 /* The parts' summaries merged in one of several orders. */
 static bs_topk *
 merge_in_order(bs_topk **parts, uint32_t count, int order, uint64_t *seed)
@@ -41,9 +21,8 @@ merge_in_order(bs_topk **parts, uint32_t count, int order, uint64_t *seed)
 
 	/* 4: one table, as an aggregate folds */
 	if (order == 4)
-		return fold_into_table(parts, count);
+		return fold_all((const bs_topk *const *) parts, count);
 	work = xcalloc(sizeof(bs_topk *) * count);
-
 	for (uint32_t i = 0; i < count; i++)
 	{
 		work[i] = xcalloc((size_t) parts[i]->length_word);

@@ -232,20 +232,27 @@ exact_counts(const int64_t *stream, size_t n, uint32_t domain)
 	return exact;
 }
 
-/* Merge b into a copy of a (through a table). */
-bs_topk    *
-merge_two(const bs_topk *a, const bs_topk *b)
+bs_topk *
+fold_all(const bs_topk *const *parts, uint32_t count)
 {
 	bs_topk_table table;
 	bs_error	err;
 	bs_topk    *flat;
 
-	table_init(&table, a->counters);
-	CHECK_STATUS(bs_topk_table_merge(&table, a, &err), BS_OK, &err);
-	CHECK_STATUS(bs_topk_table_merge(&table, b, &err), BS_OK, &err);
+	table_init(&table, parts[0]->counters);
+	for (uint32_t i = 0; i < count; i++)
+		CHECK_STATUS(bs_topk_table_merge(&table, parts[i], &err), BS_OK, &err);
 	flat = table_to_flat(&table);
 	bs_topk_table_destroy(&table);
 	return flat;
+}
+
+bs_topk *
+merge_two(const bs_topk *a, const bs_topk *b)
+{
+	const bs_topk *pair[2] = {a, b};
+
+	return fold_all(pair, 2);
 }
 
 bool

@@ -43,7 +43,13 @@ typedef struct split
 /* summarize's filter for a split (arg: a split). */
 bool		in_part(size_t i, void *arg);
 
-/* Merge b into a copy of a (through a table). */
+/*
+ * The parts merged into one table, in order, and written once: what an
+ * aggregate's fold does.
+ */
+bs_topk    *fold_all(const bs_topk *const *parts, uint32_t count);
+
+/* Merge b into a copy of a: the fold of the two. */
 bs_topk    *merge_two(const bs_topk *a, const bs_topk *b);
 
 /* The summary of the values of a stream for which keep (when not NULL) says yes. */
