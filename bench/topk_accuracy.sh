@@ -44,11 +44,12 @@
 # pairwise merges (topk's +, topn_union).  Serial builds at K = 192 too.
 # topk_merge_agg also merges the 16 parts in 10 more orders (sorted by md5 of
 # the order's number and the part), and so does the balanced tree of +, its
-# leaves in each of those orders.  The flat column is also shuffled 6 more
-# ways (another md5 tag each) and built serially and from 16 parts by hash and
-# by range, merged both ways, topk and topn: on a flat column the true top 100
-# beyond the ten planted values are noise values of 20 occurrences against a
-# mean of 9, and one shuffle's recall of them is mostly chance.
+# leaves in each of those orders.  Every data set is also shuffled SHUFFLES
+# (default 6) more ways (md5 of another tag each) and built every way but the
+# 10 orders, topk and topn: the random order is one draw, and on the flat
+# column, whose true top 100 beyond the ten planted values are noise values of
+# 20 occurrences against a mean of 9, one draw's recall is mostly chance; the
+# random order is judged by its means over the shuffles.
 #
 # Measures, with f(x) the true count of x, N the rows, f_K the K-th largest
 # true count and T_K = {x : f(x) >= f_K} (the true top K; exactly K values
@@ -75,6 +76,7 @@ fi
 PG_CONFIG=${PG_CONFIG:-$PG_BIN/pg_config}
 PSQL=${PSQL:-$PG_BIN/psql}
 ROWS=${ROWS:-1000000}
+SHUFFLES=${SHUFFLES:-6}
 TOPN_TARBALL=${TOPN_TARBALL:-$(cd "$(dirname "$0")/.." && pwd)/../shared/deps/topn-2.7.0.tar.gz}
 TOPN_BUILD=${TOPN_BUILD:-1}
 LICENSES=/usr/share/common-licenses
@@ -143,18 +145,6 @@ CREATE TABLE study_results (id serial, ds text, ord text, build text, k int, tk 
 CREATE TABLE study_items (ds text, ord text, build text, k int, side text, rank bigint, item text,
 	est bigint, lo bigint, hi bigint);
 CREATE TABLE study_meta (ds text, ord text, build text, k int, side text, listed bigint, bytes int, stored int);
-CREATE TABLE study_shuffles (shuffle int, build text, tk numeric, tn numeric);
--- recall@100 of the flat column (its top 100 is well defined): of topk's first
--- 100 values, and of topn's 100 most frequent (ties by value)
-CREATE FUNCTION study_flat_top(f bigint) RETURNS boolean LANGUAGE sql STABLE AS $$
-	SELECT f >= (SELECT f FROM study_truth WHERE ds = 'flat' ORDER BY f DESC OFFSET 99 LIMIT 1) $$;
-CREATE FUNCTION study_topk_r100(s topksketch) RETURNS numeric LANGUAGE sql STABLE AS $$
-	SELECT count(*) FILTER (WHERE study_flat_top(t.f)) / 100.0
-	FROM (SELECT value FROM topk_items(s) LIMIT 100) i JOIN study_truth t ON t.ds = 'flat' AND t.v = i.value $$;
-CREATE FUNCTION study_topn_r100(j jsonb) RETURNS numeric LANGUAGE sql STABLE AS $$
-	SELECT count(*) FILTER (WHERE study_flat_top(t.f)) / 100.0
-	FROM (SELECT key FROM jsonb_each_text(j) ORDER BY value::bigint DESC, key LIMIT 100) i
-	JOIN study_truth t ON t.ds = 'flat' AND t.v = i.key $$;
 -- the result of a balanced tree of pairwise merges of the parts, in order,
 -- by the function named merge (topk_merge, the function of topk's +, or
 -- topn_union)
@@ -222,6 +212,7 @@ order_sql() {
 	local key
 	case $2 in
 		random) key="md5('$1:shuffle:' || s.id)" ;;
+		shuffle\ *) key="md5('$1:shuffle${2#shuffle }:' || s.id)" ;;
 		rare) key="t.f, s.v, s.id" ;;
 		heavy) key="t.f DESC, s.v, s.id" ;;
 		file) key="s.id" ;;
@@ -238,10 +229,10 @@ order_sql() {
 	SQL
 }
 
-# builds_sql DATASET ORDER: every build of the data set in that order, into
-# study_results.
+# builds_sql DATASET ORDER [ORDERS]: every build of the data set in that
+# order, into study_results; the merges in 10 more orders unless ORDERS is 0.
 builds_sql() {
-	local ds=$1 ord=$2 tn_agg="NULL::jsonb" tn_fold="NULL::jsonb" tn_tree="NULL::jsonb" k
+	local ds=$1 ord=$2 orders=${3:-1} tn_agg="NULL::jsonb" tn_fold="NULL::jsonb" tn_tree="NULL::jsonb" k
 	if [ "$TOPN" = 1 ]; then
 		tn_agg="topn_add_agg(v)" tn_fold="topn_union_agg(tn ORDER BY part)"
 		tn_tree="study_tree(array_agg(tn ORDER BY part), 'topn_union')"
@@ -267,16 +258,18 @@ builds_sql() {
 			FROM parts GROUP BY split
 			UNION ALL
 			SELECT '$ds', '$ord', split || ', tree', 100, study_tree(array_agg(tk ORDER BY part), 'topk_merge'), $tn_tree
-			FROM parts GROUP BY split
-			UNION ALL
-			SELECT '$ds', '$ord', split || ', order ' || r, 100, topk_merge_agg(tk ORDER BY md5(r || ':' || part)), NULL
+			FROM parts GROUP BY split;
+	SQL
+	[ "$orders" = 1 ] && cat <<-SQL
+		INSERT INTO study_results (ds, ord, build, k, tk)
+			SELECT '$ds', '$ord', split || ', order ' || r, 100, topk_merge_agg(tk ORDER BY md5(r || ':' || part))
 			FROM parts, generate_series(1, 10) r GROUP BY split, r
 			UNION ALL
 			SELECT '$ds', '$ord', split || ', tree in order ' || r, 100,
-				study_tree(array_agg(tk ORDER BY md5(r || ':' || part)), 'topk_merge'), NULL
+				study_tree(array_agg(tk ORDER BY md5(r || ':' || part)), 'topk_merge')
 			FROM parts, generate_series(1, 10) r GROUP BY split, r;
-		DROP TABLE parts;
 	SQL
+	echo "DROP TABLE parts;"
 }
 
 # record_sql DATASET ORDER: the listed items and sizes of the data set's
@@ -312,44 +305,6 @@ record_sql() {
 	SQL
 }
 
-# shuffles_sql: the flat column in 6 more random orders (md5 of another tag),
-# serial and from 16 parts by hash and by range, merged by the aggregate and
-# by a tree, topk and topn: how far one shuffle's recall@100 is from chance.
-shuffles_sql() {
-	local tn_agg="NULL::jsonb" tn_fold="NULL::jsonb" tn_tree="NULL::jsonb"
-	if [ "$TOPN" = 1 ]; then
-		echo "SET topn.number_of_counters = 100;"
-		tn_agg="topn_add_agg(v ORDER BY pos)" tn_fold="topn_union_agg(tn ORDER BY part)"
-		tn_tree="study_tree(array_agg(tn ORDER BY part), 'topn_union')"
-	fi
-	cat <<-SQL
-		CREATE TEMP TABLE shuffled (shuffle int, pos bigint, v text);
-		INSERT INTO shuffled
-			SELECT r, row_number() OVER (PARTITION BY r ORDER BY md5('flat:shuffle' || r || ':' || id)), v
-			FROM study_src, generate_series(1, 6) r;
-		CREATE INDEX ON shuffled (shuffle, pos);
-		INSERT INTO study_shuffles
-			SELECT shuffle, 'serial', study_topk_r100(topk_agg(v, 100 ORDER BY pos)),
-				study_topn_r100($tn_agg) FROM shuffled GROUP BY shuffle;
-		SET enable_sort = off;
-		CREATE TEMP TABLE parts AS
-			SELECT shuffle, 'hash' AS split, ((pos * 2654435761) % 4294967296) / 268435456 AS part,
-				topk_agg(v, 100 ORDER BY pos) AS tk, $tn_agg AS tn
-			FROM shuffled GROUP BY 1, 2, 3
-			UNION ALL
-			SELECT shuffle, 'range', (pos - 1) * 16 / $ROWS, topk_agg(v, 100 ORDER BY pos), $tn_agg
-			FROM shuffled GROUP BY 1, 2, 3;
-		RESET enable_sort;
-		INSERT INTO study_shuffles
-			SELECT shuffle, split || ', merge_agg', study_topk_r100(topk_merge_agg(tk ORDER BY part)),
-				study_topn_r100($tn_fold) FROM parts GROUP BY shuffle, split
-			UNION ALL
-			SELECT shuffle, split || ', tree', study_topk_r100(study_tree(array_agg(tk ORDER BY part), 'topk_merge')),
-				study_topn_r100($tn_tree) FROM parts GROUP BY shuffle, split;
-		DROP TABLE parts, shuffled;
-	SQL
-}
-
 DATASETS=(zipf1.1 zipf1.5 flat words)
 for ds in "${DATASETS[@]}"; do
 	bs_log "$ds: generating"
@@ -378,13 +333,15 @@ for ds in "${DATASETS[@]}"; do
 			record_sql "$ds" "$ord"
 		} | psql_db
 	done
-	if [ "$ds" = flat ]; then
-		bs_log "flat, 6 more random orders: building"
+	for shuffle in $(seq 1 "$SHUFFLES"); do
+		bs_log "$ds, shuffle $shuffle: building"
 		{
 			echo "$SESSION"
-			shuffles_sql
+			order_sql "$ds" "shuffle $shuffle"
+			builds_sql "$ds" "shuffle $shuffle" 0
+			record_sql "$ds" "shuffle $shuffle"
 		} | psql_db
-	fi
+	done
 done
 psql_db -c "DROP TABLE study_rows, study_src"
 bs_log "data and builds done in $SECONDS s"
@@ -439,7 +396,7 @@ SELECT format('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s 
 		a.violations)
 FROM study_scores a
 LEFT JOIN study_scores b ON b.side = 'topn' AND (b.ds, b.ord, b.build, b.k) = (a.ds, a.ord, a.build, a.k)
-WHERE a.side = 'topk' AND a.build NOT LIKE '%order%'
+WHERE a.side = 'topk' AND a.build NOT LIKE '%order%' AND a.ord NOT LIKE 'shuffle%'
 ORDER BY a.ds, a.ord, a.k, a.build = 'serial' DESC, a.build;
 SQL
 echo
@@ -459,7 +416,7 @@ SELECT format('Summary at K = %s, averages over %s rows (topk / topn): items %s,
 		count(*) FILTER (WHERE a.def100 AND a.r100 >= b.r100 - 0.02), count(*) FILTER (WHERE a.def100))
 FROM study_scores a
 LEFT JOIN study_scores b ON b.side = 'topn' AND (b.ds, b.ord, b.build, b.k) = (a.ds, a.ord, a.build, a.k)
-WHERE a.side = 'topk' AND a.build NOT LIKE '%order%'
+WHERE a.side = 'topk' AND a.build NOT LIKE '%order%' AND a.ord NOT LIKE 'shuffle%'
 GROUP BY a.k ORDER BY a.k;
 SELECT format('All topk results, the 10 merge orders included: %s listed values checked against their bounds, '
 		'%s violations.',
@@ -500,26 +457,73 @@ SELECT format('Summary: over %s data set × order × split rows, the 10 orders''
 		'order in %s rows (largest difference %s, average %s); the medians over the 10 orders were within 0.02 in %s '
 		'rows, and merge_agg''s median was at least the tree''s - 0.02 in %s. Spread over the 10 orders '
 		'(max - min): merge_agg %s on average and %s at most, the tree %s and %s. Average recall@100: tree in part '
-		'order %s, merge_agg in part order %s, over the 10 orders tree %s, merge_agg %s.',
+		'order %s, merge_agg in part order %s, over the 10 orders tree %s, merge_agg %s. Of the %s rows whose top 100 '
+		'is well defined, the 10 orders were within 0.02 of the tree''s in part order in %s and at least it - 0.02 '
+		'in %s; merge_agg''s median was within 0.02 of the tree''s median in the same orders in %s.',
 		count(*), count(*) FILTER (WHERE dev <= 0.02), round(max(dev), 2), round(avg(dev), 3),
 		count(*) FILTER (WHERE pair_dev <= 0.02), round(max(pair_dev), 2), round(avg(pair_dev), 3),
 		count(*) FILTER (WHERE abs(median - tree_median) <= 0.02), count(*) FILTER (WHERE median >= tree_median - 0.02),
 		round(avg(hi - lo), 3), round(max(hi - lo), 2), round(avg(tree_hi - tree_lo), 3), round(max(tree_hi - tree_lo), 2),
-		round(avg(tree), 3), round(avg(fold), 3), round(avg(tree_mean), 3), round(avg(mean), 3))
+		round(avg(tree), 3), round(avg(fold), 3), round(avg(tree_mean), 3), round(avg(mean), 3),
+		count(*) FILTER (WHERE def100), count(*) FILTER (WHERE def100 AND dev <= 0.02),
+		count(*) FILTER (WHERE def100 AND lo >= tree - 0.02),
+		count(*) FILTER (WHERE def100 AND abs(median - tree_median) <= 0.02))
 FROM study_spread;
 SQL
 echo
-echo "The flat column in 6 more random orders (recall@100, topk / topn, K = 100):"
+echo "Random order, over $((SHUFFLES + 1)) shuffles: the random order above and $SHUFFLES more (md5 of another tag"
+echo "each), every build (cells topk / topn: the mean over the shuffles; recall@100's range; in how many shuffles"
+echo "topk's recall@100 was at least topn's - 0.02):"
 echo
 psql_db -At <<'SQL'
-SELECT '| build | ' || string_agg('shuffle ' || shuffle, ' | ' ORDER BY shuffle) || ' | mean |'
-FROM (SELECT DISTINCT shuffle FROM study_shuffles) s;
-SELECT '|---|' || string_agg('---:|', '' ORDER BY shuffle) || '---:|' FROM (SELECT DISTINCT shuffle FROM study_shuffles) s;
-SELECT format('| %s | %s | %s |', build,
-		string_agg(study_cell(tk, tn, 2, true), ' | ' ORDER BY shuffle), study_cell(avg(tk), avg(tn), 3, true))
-FROM study_shuffles GROUP BY build ORDER BY build = 'serial' DESC, build;
+CREATE TABLE study_shuffled AS
+	SELECT a.ds, a.build, a.k, a.def10, a.def100, count(*) AS shuffles,
+		avg(a.r10) AS r10, avg(b.r10) AS n10, avg(a.r100) AS r100, avg(b.r100) AS n100,
+		min(a.r100) AS r100_lo, max(a.r100) AS r100_hi, min(b.r100) AS n100_lo, max(b.r100) AS n100_hi,
+		avg(a.maxerr) AS maxerr, avg(b.maxerr) AS n_maxerr, sum(a.violations) AS violations,
+		count(*) FILTER (WHERE a.r100 >= b.r100 - 0.02) AS close100,
+		count(*) FILTER (WHERE b.r100 >= a.r100 - 0.02) AS close100_topn
+	FROM study_scores a
+	LEFT JOIN study_scores b ON b.side = 'topn' AND (b.ds, b.ord, b.build, b.k) = (a.ds, a.ord, a.build, a.k)
+	WHERE a.side = 'topk' AND (a.ord = 'random' OR a.ord LIKE 'shuffle%') AND a.build NOT LIKE '%order%'
+	GROUP BY a.ds, a.build, a.k, a.def10, a.def100;
+SELECT '| data | build | K | shuffles | recall@10 | recall@100 | recall@100 range | max err/N | topk violations '
+	'| shuffles with topk >= topn - 0.02 |';
+SELECT '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|';
+SELECT format('| %s | %s | %s | %s | %s | %s | %s–%s / %s–%s | %s | %s | %s of %s |', ds, build, k, shuffles,
+		study_cell(r10, n10, 3, def10), study_cell(r100, n100, 3, def100), round(r100_lo, 2), round(r100_hi, 2),
+		round(n100_lo, 2), round(n100_hi, 2), study_cell(maxerr::numeric, n_maxerr::numeric, 5, true), violations,
+		close100, shuffles)
+FROM study_shuffled ORDER BY ds, k, build = 'serial' DESC, build;
 SELECT '';
-SELECT format('Summary: in %s of %s builds topk''s recall@100 was at least topn''s - 0.02; mean %s / %s.',
-		count(*) FILTER (WHERE tk >= tn - 0.02), count(*), round(avg(tk), 3), round(avg(tn), 3))
-FROM study_shuffles;
+SELECT format('Summary: over %s random-order rows, mean recall@10 %s, recall@100 %s, max err/N %s (topk / topn). '
+		'Rows where topk''s mean recall is at least topn''s mean - 0.02 (of those whose top K is well defined): '
+		'top 10 %s of %s, top 100 %s of %s. Single shuffles: topk''s recall@100 at least topn''s - 0.02 in %s of '
+		'%s, and topn''s at least topk''s - 0.02 in %s.',
+		count(*), study_cell(avg(r10), avg(n10), 3, true), study_cell(avg(r100), avg(n100), 3, true),
+		study_cell(avg(maxerr)::numeric, avg(n_maxerr)::numeric, 5, true),
+		count(*) FILTER (WHERE def10 AND r10 >= n10 - 0.02), count(*) FILTER (WHERE def10),
+		count(*) FILTER (WHERE def100 AND r100 >= n100 - 0.02), count(*) FILTER (WHERE def100),
+		sum(close100) FILTER (WHERE def100), sum(shuffles) FILTER (WHERE def100),
+		sum(close100_topn) FILTER (WHERE def100))
+FROM study_shuffled;
+-- every K = 100 row of the first table, the random order's by its means over the shuffles
+CREATE TABLE study_judged AS
+	SELECT a.ds, a.ord, a.build, a.def10, a.def100, a.r10, b.r10 AS n10, a.r100, b.r100 AS n100, a.maxerr,
+		b.maxerr AS n_maxerr
+	FROM study_scores a
+	LEFT JOIN study_scores b ON b.side = 'topn' AND (b.ds, b.ord, b.build, b.k) = (a.ds, a.ord, a.build, a.k)
+	WHERE a.side = 'topk' AND a.k = 100 AND a.build NOT LIKE '%order%' AND a.ord NOT IN ('random')
+		AND a.ord NOT LIKE 'shuffle%'
+	UNION ALL
+	SELECT ds, 'random', build, def10, def100, r10, n10, r100, n100, maxerr, n_maxerr
+	FROM study_shuffled WHERE k = 100;
+SELECT format('At K = 100, the random order by its means over the shuffles and the other orders as in the first '
+		'table, %s rows (topk / topn): recall@10 %s, recall@100 %s, max err/N %s. Rows where topk''s recall is at '
+		'least topn''s - 0.02 (of those whose top K is well defined): top 10 %s of %s, top 100 %s of %s.',
+		count(*), study_cell(avg(r10), avg(n10), 3, true), study_cell(avg(r100), avg(n100), 3, true),
+		study_cell(avg(maxerr)::numeric, avg(n_maxerr)::numeric, 5, true),
+		count(*) FILTER (WHERE def10 AND r10 >= n10 - 0.02), count(*) FILTER (WHERE def10),
+		count(*) FILTER (WHERE def100 AND r100 >= n100 - 0.02), count(*) FILTER (WHERE def100))
+FROM study_judged;
 SQL
