@@ -240,10 +240,8 @@ bs_log "the builds give $SAME_RESULTS"
 # ---------------------------------------------------------------------------
 CPU_READING="SELECT 'cpu=' || split_part(pg_read_file('/proc/self/schedstat'), ' ', 1) AS r;"
 {
-	# read the tables into this backend's shared buffers first
-	for table in t other_filter cms_store cms_probe $([[ " ${LABELS[*]} " == *" N "* ]] && echo cms_groups); do
-		echo "SELECT count(*) FROM $table;"
-	done
+	# map the tables' shared buffers into this backend first (bench_map_sql)
+	bench_map_sql t other_filter cms_store cms_probe $([[ " ${LABELS[*]} " == *" N "* ]] && echo cms_groups)
 	echo "$CPU_READING"
 	for label in "${LABELS[@]}"; do
 		echo "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY OFF, COSTS OFF) ${QUERY[$label]};"

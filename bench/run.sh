@@ -137,12 +137,11 @@ STATEMENT[F\']="EXECUTE p(:'filter')"
 # What every session needs: the libraries loaded (so no query pays for that),
 # the filter in a psql variable and the prepared statement of F'.
 # The two scans map every shared buffer of t and other into the new backend
-# before anything is timed: otherwise the first timed query of each session
-# pays ~0.5 s of page faults that the others do not.
+# before anything is timed (bench_map_sql): otherwise the first timed query
+# of each session pays page faults that the others do not.
 PREAMBLE="LOAD 'bloomsketch';
 LOAD 'hll';
-SELECT count(*) FROM t;
-SELECT count(*) FROM other;
+$(bench_map_sql t other)
 SELECT f::text AS filter FROM other_filter \\gset
 PREPARE p(bloomfilter) AS SELECT count(*) FROM t WHERE bloom_contains(\$1, id);"
 
@@ -256,7 +255,7 @@ CMS_QUERY[O]="SELECT g, count(*) FROM cms_groups GROUP BY g"
 CMS_LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 # (the preamble maps the tables' shared buffers before timing, see PREAMBLE)
 bench_rounds "$WORK" cms "$RUNS" \
-	"LOAD 'bloomsketch'; SELECT count(*) FROM t; SELECT count(*) FROM cms_probe; SELECT count(*) FROM cms_groups;" \
+	"LOAD 'bloomsketch'; $(bench_map_sql t cms_probe cms_groups)" \
 	CMS_QUERY CMS_LABELS CMS_MEDIAN CMS_MIN CMS_MAX
 # the aggregation strategy of the grouped query (N), from the last round
 CMS_N_PLAN=$(awk -v n=6 '/^Execution Time/ { seen++; next } seen == n' "$WORK/cms_round$RUNS.out" |
@@ -315,7 +314,7 @@ TOPK_QUERY[V]="SELECT count(id % 1000) FROM t"
 TOPK_QUERY[W]="SELECT topk_agg(id % 1000, 100) FROM t"
 
 TOPK_LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
-bench_rounds "$WORK" topk "$RUNS" "LOAD 'bloomsketch'; LOAD 'hll'; SELECT count(*) FROM t;" \
+bench_rounds "$WORK" topk "$RUNS" "LOAD 'bloomsketch'; LOAD 'hll'; $(bench_map_sql t)" \
 	TOPK_QUERY TOPK_LABELS TOPK_MEDIAN TOPK_MIN TOPK_MAX
 
 bs_log "measuring the backend's peak RssAnon during query Q, on all rows and on a tenth"
