@@ -5,6 +5,8 @@
  */
 #include "topk/bs_topk_select.h"
 
+#include <string.h>
+
 #include "common/bs_error.h"			/* bs_poll_at */
 #include "common/bs_hash.h"			/* bs_block_remix */
 
@@ -135,50 +137,55 @@ select_by_position(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t k
 	}
 }
 
-/* The k-th largest of w[0..n) (1 <= k <= n), reordering w: a quickselect. */
+/*
+ * The k-th largest of w[0..n) (1 <= k <= n), overwriting w: a radix
+ * selection, a byte at a time from the highest byte in which the values
+ * differ.  Each round counts the values per byte and keeps only those of the
+ * byte that holds the k-th, so it makes a few passes without a branch that
+ * depends on the data, where a quickselect mispredicts one comparison in
+ * two.  Values that are all equal (a reduction's lower bounds of 1 on a
+ * column of distinct values) take one pass.
+ */
 static uint64_t
 kth_largest(uint64_t *w, uint32_t n, uint32_t k)
 {
-	uint32_t	low = 0;
-	uint32_t	high = n;		/* [low, high) holds position k - 1 */
+	uint32_t	buckets[256];
 
-	k--;
-	while (high - low > 1)
+	while (n > 1)
 	{
-		uint32_t	last = high - 1;
-		uint64_t	pivot = w[low + (high - low) / 2];
-		uint32_t	above = low;
-		uint32_t	equal;
+		uint64_t	low = w[0];
+		uint64_t	high = w[0];
+		uint32_t	shift;
+		uint32_t	digit = 256;
+		uint32_t	above = 0;
+		uint32_t	kept = 0;
 
-		/* three ways: larger than the pivot, equal, smaller */
-		for (uint32_t j = low; j <= last; j++)
+		for (uint32_t i = 1; i < n; i++)
 		{
-			bs_poll_at(j);
-			if (w[j] > pivot)
-			{
-				uint64_t	t = w[above];
-
-				w[above++] = w[j];
-				w[j] = t;
-			}
+			bs_poll_at(i);
+			low = w[i] < low ? w[i] : low;
+			high = w[i] > high ? w[i] : high;
 		}
-		equal = above;
-		for (uint32_t j = above; j <= last; j++)
-			if (w[j] == pivot)
-			{
-				uint64_t	t = w[equal];
-
-				w[equal++] = w[j];
-				w[j] = t;
-			}
-		if (k < above)
-			high = above;
-		else if (k < equal)
-			return pivot;
-		else
-			low = equal;
+		if (low == high)
+			break;
+		shift = (uint32_t) (63 - __builtin_clzll(low ^ high)) & ~UINT32_C(7);
+		memset(buckets, 0, sizeof(buckets));
+		for (uint32_t i = 0; i < n; i++)
+			buckets[(w[i] >> shift) & 255]++;
+		do
+			above += buckets[--digit];
+		while (above < k);
+		above -= buckets[digit];
+		for (uint32_t i = 0; i < n; i++)
+		{
+			bs_poll_at(i);
+			w[kept] = w[i];
+			kept += ((w[i] >> shift) & 255) == digit;
+		}
+		n = kept;
+		k -= above;
 	}
-	return w[low];
+	return w[0];
 }
 
 uint64_t
