@@ -14,6 +14,8 @@
 #include <math.h>
 
 #include "check.h"
+#include "common/bs_hash.h"
+#include "topk/bs_topk_select.h"
 #include "topk_helpers.h"
 
 unsigned long checks_run;
@@ -569,6 +571,104 @@ test_reduction_budget(void)
 		   by_lower, within_budget);
 }
 
+/* Larger first, for qsort. */
+static int
+descending(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *) a;
+	uint64_t	y = *(const uint64_t *) b;
+
+	return (x < y) - (x > y);
+}
+
+/* Whether slot a ranks before b by lower bound, counter and salted hash, as bs_topk_select.h says. */
+static bool
+ranks_first(const bs_topk_slot *a, const bs_topk_slot *b, uint64_t salt)
+{
+	if (a->lower != b->lower)
+		return a->lower > b->lower;
+	if (a->count != b->count)
+		return a->count > b->count;
+	return (a->hash ^ salt) < (b->hash ^ salt);
+}
+
+/*
+ * The selections of a reduction against sorting, on keys the reductions of
+ * the tests above rarely make: counters all equal, of two values, over the
+ * whole 64-bit range, equal but for their low bits, and few values among
+ * many slots; lower bounds with ties.  The k-th largest counter for k = 1,
+ * a middle k and k = n, the slots unmoved; then the k best slots first.
+ */
+static void
+test_selection(void)
+{
+	uint64_t	state = 0x2545f4914f6cdd1d;
+
+	for (int trial = 0; trial < 500; trial++)
+	{
+		bs_topk_table table;
+		uint32_t	counters = 2 + (uint32_t) trial % 70;
+		uint64_t	sorted[3 * 71];
+		uint64_t	before[3 * 71];
+		uint32_t	n;
+		uint64_t	salt;
+
+		table_init(&table, counters);
+		for (int64_t v = 0; table.used < 3 * counters - (uint32_t) trial % 3; v++)
+			count_run(&table, v, 1, true);
+		n = table.used;
+		for (uint32_t i = 0; i < n; i++)
+		{
+			uint64_t	x;
+
+			state = state * 6364136223846793005u + 1442695040888963407u;
+			switch (trial % 5)
+			{
+				case 0:
+					x = 7;
+					break;
+				case 1:
+					x = state >> 63;
+					break;
+				case 2:
+					x = state;
+					break;
+				case 3:
+					x = UINT64_C(0xabcdef0000000000) | (state >> 58);
+					break;
+				default:
+					x = (state >> 40) % 5;
+					break;
+			}
+			table.slots[i].count = x;
+			table.slots[i].lower = (state >> 20) % 3;
+			sorted[i] = x;
+		}
+		memcpy(before, sorted, sizeof(sorted[0]) * n);
+		qsort(sorted, n, sizeof(sorted[0]), descending);
+		for (int t = 0; t < 3; t++)
+		{
+			uint32_t	k = t == 0 ? 1 : t == 1 ? (n + 1) / 2 : n;
+
+			CHECK(bs_topk_kth_largest_count(&table, k) == sorted[k - 1]);
+		}
+		for (uint32_t i = 0; i < n; i++)
+			CHECK(table.slots[i].count == before[i]);
+		salt = bs_block_remix(table.total);
+		{
+			uint32_t	k = 1 + (uint32_t) (state >> 33) % n;
+			bool		ordered = true;
+
+			bs_topk_select_best(&table, table.slots, n, k, true);
+			for (uint32_t i = 0; i < k; i++)
+				for (uint32_t j = k; j < n; j++)
+					ordered &= ranks_first(&table.slots[i], &table.slots[j], salt);
+			CHECK(ordered);
+		}
+		bs_topk_table_destroy(&table);
+	}
+}
+
 int
 main(void)
 {
@@ -582,6 +682,7 @@ main(void)
 	test_long_keys();
 	test_weighted_count_and_find();
 	test_reduction_budget();
+	test_selection();
 	test_topk_codec();
 
 	printf("topk: %lu checks, %lu failed\n", checks_run, checks_failed);
