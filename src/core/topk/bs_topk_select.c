@@ -203,7 +203,7 @@ bs_topk_kth_largest_count(bs_topk_table *table, uint32_t k)
 /*
  * Reorder s[0..n), slots of the table, so that its first k are the k best
  * by ranks_before under the table's salt.  The threshold of each rank key
- * is found in turn by a quickselect over that key alone, copied into the
+ * is found in turn by a selection over that key alone, copied into the
  * table's scratch space (the second among the slots tied on the first, the
  * salted hash among those tied on both), which is what makes a reduction
  * cheap; then each chosen slot beyond k trades places with an unchosen one
