@@ -201,8 +201,57 @@ bs_topk_kth_largest_count(bs_topk_table *table, uint32_t k)
 #define RANK_SECOND(slot) (by_lower ? (slot)->count : (slot)->lower)
 
 /*
+ * A slot's rank in one word, larger first: the two keys (each below 2^16)
+ * and the top half of its salted hash, inverted.  Where two words differ,
+ * they order their slots as ranks_before does.
+ */
+#define PACKED(slot) ((RANK_FIRST(slot) << 48) | (RANK_SECOND(slot) << 32) | \
+	(~((slot)->hash ^ salt) >> 32))
+
+/*
+ * bs_topk_select_best in one selection, when both keys of every slot fit in
+ * 16 bits (lower bounds and counters of a column of distinct values, or of
+ * a table that has not counted 2^16 of one value) and the k-th best word is
+ * no other slot's: then the words above it are the k - 1 best slots, by
+ * ranks_before too.  false, with the slots unmoved, otherwise.
+ */
+static bool
+select_packed(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t k, bool by_lower,
+			  uint64_t salt)
+{
+	uint64_t   *w = table->scratch;
+	uint64_t	wide = 0;
+	uint64_t	threshold;
+	uint32_t	at = 0;
+	uint32_t	j = k;
+
+	for (uint32_t i = 0; i < n; i++)
+	{
+		wide |= RANK_FIRST(&s[i]) | RANK_SECOND(&s[i]);
+		w[i] = PACKED(&s[i]);
+	}
+	if (wide >> 16 != 0)
+		return false;
+	threshold = kth_largest(w, n, k);
+	for (uint32_t i = 0; i < n; i++)
+		at += PACKED(&s[i]) == threshold;
+	if (at > 1)
+		return false;
+	for (uint32_t i = 0; i < k; i++)
+	{
+		if (PACKED(&s[i]) >= threshold)
+			continue;
+		while (PACKED(&s[j]) < threshold)
+			j++;
+		bs_topk_swap_slots(&s[i], &s[j++]);
+	}
+	return true;
+}
+
+/*
  * Reorder s[0..n), slots of the table, so that its first k are the k best
- * by ranks_before under the table's salt.  The threshold of each rank key
+ * by ranks_before under the table's salt: in one selection when
+ * select_packed can, else as follows.  The threshold of each rank key
  * is found in turn by a selection over that key alone, copied into the
  * table's scratch space (the second among the slots tied on the first, the
  * salted hash among those tied on both), which is what makes a reduction
@@ -223,7 +272,7 @@ bs_topk_select_best(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t 
 	uint32_t	ties = 0;
 	uint32_t	j = k;
 
-	if (k == 0 || k == n)
+	if (k == 0 || k == n || select_packed(table, s, n, k, by_lower, salt))
 		return;
 	for (uint32_t i = 0; i < n; i++)
 		w[i] = RANK_FIRST(&s[i]);
@@ -264,5 +313,6 @@ bs_topk_select_best(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t 
 	}
 #undef CHOSEN
 }
+#undef PACKED
 #undef RANK_FIRST
 #undef RANK_SECOND
