@@ -180,7 +180,7 @@ count_value(TopkState *state, const TopkValueType *type, Datum value, uint64 wei
 void
 bs_topk_state_count(TopkState *state, const TopkValueType *type, Datum value, uint64 weight)
 {
-	if (unlikely(!state->has_output))
+	if (!state->has_output && !type->renders_key)
 		bs_topk_state_set_value_type(state, type);
 	count_value(state, type, value, weight);
 }
@@ -210,9 +210,10 @@ bs_topk_negative_count_error(int64 count)
 
 /*
  * The group's state for a row of topk_agg or topk_weighted_agg (k at
- * argument k_arg), created on the group's first counted row.
+ * argument k_arg), created on the group's first counted row; inline, as it
+ * runs once per row.
  */
-static TopkState *
+static pg_attribute_always_inline TopkState *
 row_state(FunctionCallInfo fcinfo, TopkAggCache *cache, int k_arg, const char *aggregate)
 {
 	MemoryContext aggcontext;
@@ -232,7 +233,8 @@ row_state(FunctionCallInfo fcinfo, TopkAggCache *cache, int k_arg, const char *a
 	}
 	if (unlikely(state->table.counters != counters))
 		counters_mismatch_error(aggregate, state->table.counters, counters);
-	if (unlikely(!state->has_output))
+	/* a type whose keys render its values needs no output function */
+	if (!state->has_output && !cache->type.renders_key)
 		bs_topk_state_set_value_type(state, &cache->type);
 	return state;
 }

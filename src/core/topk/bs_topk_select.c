@@ -137,41 +137,54 @@ select_by_position(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t k
 	}
 }
 
+/* The smallest and largest of w[0..n) (n >= 1). */
+static void
+range_of(const uint64_t *w, uint32_t n, uint64_t *low, uint64_t *high)
+{
+	uint64_t	lo = w[0];
+	uint64_t	hi = w[0];
+
+	for (uint32_t i = 1; i < n; i++)
+	{
+		bs_poll_at(i);
+		lo = w[i] < lo ? w[i] : lo;
+		hi = w[i] > hi ? w[i] : hi;
+	}
+	*low = lo;
+	*high = hi;
+}
+
 /*
- * The k-th largest of w[0..n) (1 <= k <= n), overwriting w: a radix
- * selection, a byte at a time from the highest byte in which the values
- * differ.  Each round counts the values per byte and keeps only those of the
- * byte that holds the k-th, so it makes a few passes without a branch that
- * depends on the data, where a quickselect mispredicts one comparison in
- * two.  Values that are all equal (a reduction's lower bounds of 1 on a
- * column of distinct values) take one pass.
+ * The k-th largest of w[0..n) (1 <= k <= n), whose values lie from low to
+ * high, overwriting w; *equal is how many of them equal it.  A radix
+ * selection over eight bits at a time, from the highest bit in which the
+ * values differ: each round counts the values per digit and keeps only
+ * those of the digit that holds the k-th.  So a round takes two passes
+ * without a branch that depends on the data, where a quickselect
+ * mispredicts one comparison in two, and values that differ in their top
+ * bits (a reduction's rank words, whose salted hashes spread them) mostly
+ * take one round, whose digit holds a value or two.
  */
 static uint64_t
-kth_largest(uint64_t *w, uint32_t n, uint32_t k)
+kth_largest_in(uint64_t *w, uint32_t n, uint32_t k, uint64_t low, uint64_t high,
+			   uint32_t *equal)
 {
 	uint32_t	buckets[256];
 
-	while (n > 1)
+	while (low != high)
 	{
-		uint64_t	low = w[0];
-		uint64_t	high = w[0];
-		uint32_t	shift;
+		uint32_t	top = (uint32_t) (63 - __builtin_clzll(low ^ high));
+		uint32_t	shift = top < 7 ? 0 : top - 7;
 		uint32_t	digit = 256;
 		uint32_t	above = 0;
 		uint32_t	kept = 0;
 
-		for (uint32_t i = 1; i < n; i++)
-		{
-			bs_poll_at(i);
-			low = w[i] < low ? w[i] : low;
-			high = w[i] > high ? w[i] : high;
-		}
-		if (low == high)
-			break;
-		shift = (uint32_t) (63 - __builtin_clzll(low ^ high)) & ~UINT32_C(7);
 		memset(buckets, 0, sizeof(buckets));
 		for (uint32_t i = 0; i < n; i++)
+		{
+			bs_poll_at(i);
 			buckets[(w[i] >> shift) & 255]++;
+		}
 		do
 			above += buckets[--digit];
 		while (above < k);
@@ -184,8 +197,22 @@ kth_largest(uint64_t *w, uint32_t n, uint32_t k)
 		}
 		n = kept;
 		k -= above;
+		range_of(w, n, &low, &high);
 	}
-	return w[0];
+	*equal = n;
+	return low;
+}
+
+/* The k-th largest of w[0..n) (1 <= k <= n), overwriting w. */
+static uint64_t
+kth_largest(uint64_t *w, uint32_t n, uint32_t k)
+{
+	uint64_t	low;
+	uint64_t	high;
+	uint32_t	equal;
+
+	range_of(w, n, &low, &high);
+	return kth_largest_in(w, n, k, low, high, &equal);
 }
 
 uint64_t
@@ -201,49 +228,71 @@ bs_topk_kth_largest_count(bs_topk_table *table, uint32_t k)
 #define RANK_SECOND(slot) (by_lower ? (slot)->count : (slot)->lower)
 
 /*
- * A slot's rank in one word, larger first: the two keys (each below 2^16)
- * and the top half of its salted hash, inverted.  Where two words differ,
- * they order their slots as ranks_before does.
- */
-#define PACKED(slot) ((RANK_FIRST(slot) << 48) | (RANK_SECOND(slot) << 32) | \
-	(~((slot)->hash ^ salt) >> 32))
-
-/*
  * bs_topk_select_best in one selection, when both keys of every slot fit in
  * 16 bits (lower bounds and counters of a column of distinct values, or of
- * a table that has not counted 2^16 of one value) and the k-th best word is
- * no other slot's: then the words above it are the k - 1 best slots, by
- * ranks_before too.  false, with the slots unmoved, otherwise.
+ * a table that has not counted 2^16 of one value) and the k-th best rank
+ * word (bs_topk_select.h) is no other slot's: then the words above it are
+ * the k - 1 best slots, by ranks_before too.  The words are written to the
+ * first n words of the scratch space, and reordered with the slots; the
+ * selection works on a copy in the next n.  false, with the slots unmoved,
+ * otherwise.
  */
 static bool
 select_packed(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t k, bool by_lower,
 			  uint64_t salt)
 {
-	uint64_t   *w = table->scratch;
+	uint64_t   *words = table->scratch;
+	uint64_t   *w = table->scratch + n;
 	uint64_t	wide = 0;
+	uint64_t	low = UINT64_MAX;
+	uint64_t	high = 0;
 	uint64_t	threshold;
-	uint32_t	at = 0;
-	uint32_t	j = k;
+	uint32_t	equal;
+	uint32_t   *out;
+	uint32_t   *in;
+	uint32_t	unchosen = 0;
+	uint32_t	chosen = 0;
 
 	for (uint32_t i = 0; i < n; i++)
 	{
+		uint64_t	x = BS_TOPK_RANK_WORD(RANK_FIRST(&s[i]), RANK_SECOND(&s[i]), s[i].hash ^ salt);
+
+		bs_poll_at(i);
 		wide |= RANK_FIRST(&s[i]) | RANK_SECOND(&s[i]);
-		w[i] = PACKED(&s[i]);
+		words[i] = x;
+		w[i] = x;
+		low = x < low ? x : low;
+		high = x > high ? x : high;
 	}
 	if (wide >> 16 != 0)
 		return false;
-	threshold = kth_largest(w, n, k);
-	for (uint32_t i = 0; i < n; i++)
-		at += PACKED(&s[i]) == threshold;
-	if (at > 1)
+	threshold = kth_largest_in(w, n, k, low, high, &equal);
+	if (equal > 1)
 		return false;
+	/*
+	 * The unchosen among the first k and the chosen past them, listed
+	 * without a branch (the copy's room is free again), then paired off.
+	 */
+	out = (uint32_t *) w;
 	for (uint32_t i = 0; i < k; i++)
 	{
-		if (PACKED(&s[i]) >= threshold)
-			continue;
-		while (PACKED(&s[j]) < threshold)
-			j++;
-		bs_topk_swap_slots(&s[i], &s[j++]);
+		out[unchosen] = i;
+		unchosen += words[i] < threshold;
+	}
+	in = out + unchosen;
+	for (uint32_t i = k; i < n; i++)
+	{
+		in[chosen] = i;
+		chosen += words[i] >= threshold;
+	}
+	for (uint32_t i = 0; i < unchosen; i++)
+	{
+		uint64_t	t = words[out[i]];
+
+		bs_poll_at(i);
+		bs_topk_swap_slots(&s[out[i]], &s[in[i]]);
+		words[out[i]] = words[in[i]];
+		words[in[i]] = t;
 	}
 	return true;
 }
@@ -259,7 +308,7 @@ select_packed(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t k, boo
  * before it.  Two keys with one hash, where the order of their bytes would
  * decide, go to the slower selection over positions.  k <= n.
  */
-void
+bool
 bs_topk_select_best(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t k, bool by_lower)
 {
 	uint64_t   *w = table->scratch;
@@ -272,8 +321,10 @@ bs_topk_select_best(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t 
 	uint32_t	ties = 0;
 	uint32_t	j = k;
 
-	if (k == 0 || k == n || select_packed(table, s, n, k, by_lower, salt))
-		return;
+	if (k == 0 || k == n)
+		return false;
+	if (select_packed(table, s, n, k, by_lower, salt))
+		return true;
 	for (uint32_t i = 0; i < n; i++)
 		w[i] = RANK_FIRST(&s[i]);
 	first = kth_largest(w, n, k);
@@ -299,7 +350,7 @@ bs_topk_select_best(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t 
 	if (ties > 1)
 	{
 		select_by_position(table, s, n, k, by_lower);
-		return;
+		return false;
 	}
 #define CHOSEN(slot) (RANK_FIRST(slot) > first || (RANK_FIRST(slot) == first && \
 	(RANK_SECOND(slot) > second || (RANK_SECOND(slot) == second && ((slot)->hash ^ salt) <= hashed))))
@@ -312,7 +363,7 @@ bs_topk_select_best(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t 
 		bs_topk_swap_slots(&s[i], &s[j++]);
 	}
 #undef CHOSEN
+	return false;
 }
-#undef PACKED
 #undef RANK_FIRST
 #undef RANK_SECOND

@@ -13,12 +13,30 @@
 #include "topk/bs_topk_slots.h"
 
 /*
+ * A slot's rank in one word, larger first, for slots whose first and second
+ * rank keys are below 2^16: those keys, then the top half of the salted
+ * hash, inverted (the smaller hash ranks first).  Where two words differ,
+ * they order their slots as bs_topk_select_best does.
+ */
+#define BS_TOPK_RANK_WORD(first, second, salted_hash) \
+	(((uint64_t) (first) << 48) | ((uint64_t) (second) << 32) | (~(uint64_t) (salted_hash) >> 32))
+
+/* The second rank key of a rank word: the counter, by lower bound. */
+static inline uint64_t
+bs_topk_rank_word_second(uint64_t word)
+{
+	return (word >> 32) & 0xffff;
+}
+
+/*
  * Reorder s[0..n), slots of the table, so that its first k are the k best:
  * by_lower, the larger lower bound, then the larger counter; otherwise the
  * larger counter, then the larger lower bound; then the smaller salted hash,
- * then the smaller key.  Uses the table's scratch space.  k <= n.
+ * then the smaller key.  Uses the table's scratch space, two words per slot.
+ * k <= n.  true when it leaves the slots' rank words in the first n words of
+ * the scratch space, in the slots' new order.
  */
-void		bs_topk_select_best(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t k,
+bool		bs_topk_select_best(bs_topk_table *table, bs_topk_slot *s, uint32_t n, uint32_t k,
 								bool by_lower);
 
 /*

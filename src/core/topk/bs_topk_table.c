@@ -14,6 +14,8 @@
 
 /* Slots a new table allocates; it doubles from there up to its capacity. */
 #define FIRST_SLOTS 8
+/* Words of scratch space per slot: a selection's rank words and a copy. */
+#define SCRATCH_WORDS 2
 
 void *
 bs_topk_malloc_alloc(void *context, size_t size)
@@ -42,19 +44,34 @@ index_size_for(uint32_t slots)
 	return size;
 }
 
-/* Place every used slot in a cleared index. */
+/*
+ * Place every used slot in a cleared index, first cutting by cut the
+ * counters that are at least cut (a reduction's last step).
+ */
+static void
+rebuild_index_cutting(bs_topk_table *table, uint64_t cut)
+{
+	bs_topk_slot *s = table->slots;
+	uint32_t   *index = table->index;
+	uint32_t	mask = table->index_mask;
+
+	memset(index, 0, sizeof(uint32_t) * ((size_t) mask + 1));
+	for (uint32_t i = 0; i < table->used; i++)
+	{
+		uint32_t	place = (uint32_t) s[i].hash & mask;
+
+		bs_poll_at(i);
+		s[i].count -= s[i].count >= cut ? cut : 0;
+		while (index[place] != 0)
+			place = (place + 1) & mask;
+		index[place] = i + 1;
+	}
+}
+
 static void
 rebuild_index(bs_topk_table *table)
 {
-	memset(table->index, 0, sizeof(uint32_t) * ((size_t) table->index_mask + 1));
-	for (uint32_t i = 0; i < table->used; i++)
-	{
-		uint32_t	place = (uint32_t) table->slots[i].hash & table->index_mask;
-
-		while (table->index[place] != 0)
-			place = (place + 1) & table->index_mask;
-		table->index[place] = i + 1;
-	}
+	rebuild_index_cutting(table, 0);
 }
 
 /* Allocate room for `slots` slots and their index, keeping the used ones. */
@@ -66,14 +83,14 @@ resize(bs_topk_table *table, uint32_t slots, bs_error *err)
 	uint32_t   *new_index = new_slots == NULL ? NULL :
 		bs_topk_alloc(table, sizeof(uint32_t) * (size_t) index_size);
 	uint64_t   *new_scratch = new_index == NULL ? NULL :
-		bs_topk_alloc(table, sizeof(uint64_t) * (size_t) slots);
+		bs_topk_alloc(table, SCRATCH_WORDS * sizeof(uint64_t) * (size_t) slots);
 
 	if (new_scratch == NULL)
 	{
 		bs_topk_free(table, new_slots);
 		bs_topk_free(table, new_index);
-		return bs_topk_out_of_memory(err, (sizeof(bs_topk_slot) + sizeof(uint64_t)) * (uint64_t) slots +
-									 sizeof(uint32_t) * (uint64_t) index_size);
+		return bs_topk_out_of_memory(err, (sizeof(bs_topk_slot) + SCRATCH_WORDS * sizeof(uint64_t)) *
+									 (uint64_t) slots + sizeof(uint32_t) * (uint64_t) index_size);
 	}
 	if (table->used > 0)
 		memcpy(new_slots, table->slots, sizeof(bs_topk_slot) * (size_t) table->used);
@@ -135,7 +152,7 @@ bs_topk_table_destroy(bs_topk_table *table)
 	table->used = 0;
 }
 
-/* A word of scratch space per allocated slot (allocated with the slots). */
+/* SCRATCH_WORDS words of scratch space per allocated slot (allocated with the slots). */
 static uint64_t *
 scratch(bs_topk_table *table)
 {
@@ -157,24 +174,63 @@ largest_count(const bs_topk_slot *s, uint32_t from, uint32_t to)
 }
 
 /*
+ * Whether counters that sum to sum once cut keep sum of counters +
+ * (c + 1) * error <= N with the error grown by cut.  Checked as error + cut
+ * <= (N - sum) / (c + 1) so that nothing overflows.
+ */
+static bool
+budget_allows(const bs_topk_table *table, uint64_t sum, uint64_t cut)
+{
+	uint64_t	room;
+
+	if (sum > table->total)
+		return false;
+	room = (table->total - sum) / ((uint64_t) table->counters + 1);
+	return table->error <= room && cut <= room - table->error;
+}
+
+/*
  * Whether keeping the first keep slots, cutting their counters by cut (those
- * at least cut), keeps sum of counters + (c + 1) * error <= N with the
- * error grown by cut.  Checked as error + cut <= (N - sum) / (c + 1) so
- * that nothing overflows.
+ * at least cut), keeps the invariant (budget_allows).
  */
 static bool
 cut_within_budget(const bs_topk_table *table, uint32_t keep, uint64_t cut)
 {
 	const bs_topk_slot *s = table->slots;
 	uint64_t	sum = 0;
-	uint64_t	room;
 
 	for (uint32_t i = 0; i < keep; i++)
 		sum += s[i].count >= cut ? s[i].count - cut : s[i].count;
-	if (sum > table->total)
-		return false;
-	room = (table->total - sum) / ((uint64_t) table->counters + 1);
-	return table->error <= room && cut <= room - table->error;
+	return budget_allows(table, sum, cut);
+}
+
+/*
+ * cut_within_budget when bs_topk_select_best by lower bound has left the
+ * slots' rank words in the scratch space: the counters are read there, from
+ * words packed one after the other, not from the slots.  *cut is the
+ * largest counter dropped.
+ */
+static bool
+packed_cut_within_budget(const bs_topk_table *table, uint32_t keep, uint64_t *cut)
+{
+	const uint64_t *words = table->scratch;
+	uint64_t	largest = 0;
+	uint64_t	sum = 0;
+
+	for (uint32_t i = keep; i < table->used; i++)
+	{
+		uint64_t	count = bs_topk_rank_word_second(words[i]);
+
+		largest = count > largest ? count : largest;
+	}
+	for (uint32_t i = 0; i < keep; i++)
+	{
+		uint64_t	count = bs_topk_rank_word_second(words[i]);
+
+		sum += count >= largest ? count - largest : count;
+	}
+	*cut = largest;
+	return budget_allows(table, sum, largest);
 }
 
 /*
@@ -247,9 +303,11 @@ lower_choice_may_fit(const bs_topk_table *table, uint32_t keep)
 	uint32_t	positive = 0;
 	uint64_t	room = table->total / ((uint64_t) table->counters + 1);
 
+	if (table->error != room)
+		return table->error < room;
 	for (uint32_t i = 0; i < table->used; i++)
 		positive += table->slots[i].count > 0;
-	return table->error < room || (table->error == room && positive <= keep);
+	return positive <= keep;
 }
 
 /*
@@ -284,9 +342,10 @@ bs_topk_table_reduce(bs_topk_table *table, uint32_t keep)
 	if (table->used <= keep)
 		return;
 	by_lower = lower_choice_may_fit(table, keep);
-	if (by_lower)
+	if (by_lower && bs_topk_select_best(table, s, table->used, keep, true))
+		by_lower = packed_cut_within_budget(table, keep, &cut);
+	else if (by_lower)
 	{
-		bs_topk_select_best(table, s, table->used, keep, true);
 		cut = largest_count(s, keep, table->used);
 		by_lower = cut_within_budget(table, keep, cut);
 	}
@@ -297,12 +356,9 @@ bs_topk_table_reduce(bs_topk_table *table, uint32_t keep)
 		bs_poll_at(i);
 		clear_slot(table, &s[i]);
 	}
-	for (uint32_t i = 0; i < keep; i++)
-		if (s[i].count >= cut)
-			s[i].count -= cut;
 	table->used = keep;
 	table->error += cut;
-	rebuild_index(table);
+	rebuild_index_cutting(table, cut);
 	/* the dropped keys' room in the arena; kept as it is if that fails */
 	if (table->arena_used > 0)
 		(void) bs_topk_compact_keys(table, 0, NULL);

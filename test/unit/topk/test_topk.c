@@ -597,7 +597,8 @@ ranks_first(const bs_topk_slot *a, const bs_topk_slot *b, uint64_t salt)
  * the tests above rarely make: counters all equal, of two values, over the
  * whole 64-bit range, equal but for their low bits, and few values among
  * many slots; lower bounds with ties.  The k-th largest counter for k = 1,
- * a middle k and k = n, the slots unmoved; then the k best slots first.
+ * a middle k and k = n, the slots unmoved; then the k best slots first,
+ * also where slots tie in everything but the low half of their hashes.
  */
 static void
 test_selection(void)
@@ -642,6 +643,19 @@ test_selection(void)
 			}
 			table.slots[i].count = x;
 			table.slots[i].lower = (state >> 20) % 3;
+			if (trial / 5 % 2 == 1)
+			{
+				/*
+				 * Pairs of slots whose hashes share their top halves and
+				 * whose lower bounds are equal: their rank words tie, which
+				 * the one-word selection must leave to the slower one.
+				 */
+				table.slots[i].hash = (UINT64_C(0x9E3779B97F4A7C15) * (i / 2 + 1) &
+									   ~UINT64_C(0xffffffff)) | i;
+				table.slots[i].lower = (i / 2) % 3;
+				if (i % 2 == 1)
+					table.slots[i].count = x = table.slots[i - 1].count;
+			}
 			sorted[i] = x;
 		}
 		memcpy(before, sorted, sizeof(sorted[0]) * n);
