@@ -67,8 +67,11 @@ bs_topk_state_of(Datum datum)
 	return header->eoh_methods == &bs_topk_state_methods ? (TopkState *) header : NULL;
 }
 
-/* Values of this type will be counted into the state (their output function). */
-void		bs_topk_state_set_value_type(TopkState *state, const TopkValueType *type);
+/*
+ * Set up the output function of the values counted, for a state that has
+ * none yet and a type whose keys do not render its values.
+ */
+void		bs_topk_state_set_output(TopkState *state, const TopkValueType *type);
 
 /* The summary has changed: forget its stored form. */
 static inline void

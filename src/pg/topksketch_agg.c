@@ -113,6 +113,18 @@ total_range_error(uint64 total, uint64 weight)
 			 errhint("Count fewer values per summary.")));
 }
 
+/*
+ * Values of this type will be counted into the state: their output
+ * function, set up once, unless their keys render them.  Inline, as it runs
+ * once per row.
+ */
+static pg_attribute_always_inline void
+set_value_type(TopkState *state, const TopkValueType *type)
+{
+	if (!state->has_output && !type->renders_key)
+		bs_topk_state_set_output(state, type);
+}
+
 /* A copy of a value in the state's memory, as the token of its pending text. */
 static uint64
 keep_value(TopkState *state, Datum value)
@@ -180,8 +192,7 @@ count_value(TopkState *state, const TopkValueType *type, Datum value, uint64 wei
 void
 bs_topk_state_count(TopkState *state, const TopkValueType *type, Datum value, uint64 weight)
 {
-	if (!state->has_output && !type->renders_key)
-		bs_topk_state_set_value_type(state, type);
+	set_value_type(state, type);
 	count_value(state, type, value, weight);
 }
 
@@ -233,9 +244,7 @@ row_state(FunctionCallInfo fcinfo, TopkAggCache *cache, int k_arg, const char *a
 	}
 	if (unlikely(state->table.counters != counters))
 		counters_mismatch_error(aggregate, state->table.counters, counters);
-	/* a type whose keys render its values needs no output function */
-	if (!state->has_output && !cache->type.renders_key)
-		bs_topk_state_set_value_type(state, &cache->type);
+	set_value_type(state, &cache->type);
 	return state;
 }
 

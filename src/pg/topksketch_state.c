@@ -215,10 +215,8 @@ bs_topk_state_from_flat(MemoryContext parent, const bs_topk *flat)
 }
 
 void
-bs_topk_state_set_value_type(TopkState *state, const TopkValueType *type)
+bs_topk_state_set_output(TopkState *state, const TopkValueType *type)
 {
-	if (state->has_output || type->renders_key)
-		return;
 	fmgr_info_cxt(type->output_oid, &state->output, state->header.eoh_context);
 	state->typlen = type->typlen;
 	state->typbyval = type->typbyval;

@@ -45,8 +45,20 @@ index_size_for(uint32_t slots)
 }
 
 /*
- * Place every used slot in a cleared index, first cutting by cut the
- * counters that are at least cut (a reduction's last step).
+ * A counter after a reduction's cut: counters at least the cut lose it, the
+ * others (a value kept for its lower bound) keep what they have.
+ */
+static inline uint64_t
+counter_after_cut(uint64_t count, uint64_t cut)
+{
+	return count >= cut ? count - cut : count;
+}
+
+/*
+ * Place every used slot in a cleared index, first cutting their counters
+ * (counter_after_cut; a reduction's last step).  No poll for interrupts:
+ * an error part way would leave the error grown and the counters, and the
+ * index, only partly rebuilt; the loop is as long as the table.
  */
 static void
 rebuild_index_cutting(bs_topk_table *table, uint64_t cut)
@@ -60,8 +72,7 @@ rebuild_index_cutting(bs_topk_table *table, uint64_t cut)
 	{
 		uint32_t	place = (uint32_t) s[i].hash & mask;
 
-		bs_poll_at(i);
-		s[i].count -= s[i].count >= cut ? cut : 0;
+		s[i].count = counter_after_cut(s[i].count, cut);
 		while (index[place] != 0)
 			place = (place + 1) & mask;
 		index[place] = i + 1;
@@ -200,7 +211,7 @@ cut_within_budget(const bs_topk_table *table, uint32_t keep, uint64_t cut)
 	uint64_t	sum = 0;
 
 	for (uint32_t i = 0; i < keep; i++)
-		sum += s[i].count >= cut ? s[i].count - cut : s[i].count;
+		sum += counter_after_cut(s[i].count, cut);
 	return budget_allows(table, sum, cut);
 }
 
@@ -224,11 +235,7 @@ packed_cut_within_budget(const bs_topk_table *table, uint32_t keep, uint64_t *cu
 		largest = count > largest ? count : largest;
 	}
 	for (uint32_t i = 0; i < keep; i++)
-	{
-		uint64_t	count = bs_topk_rank_word_second(words[i]);
-
-		sum += count >= largest ? count - largest : count;
-	}
+		sum += counter_after_cut(bs_topk_rank_word_second(words[i]), largest);
 	*cut = largest;
 	return budget_allows(table, sum, largest);
 }
