@@ -6,7 +6,7 @@
  * The state is the topksketch itself (docs/design.md decision 1), as an
  * expanded object (topksketch_state.c): built on the first non-NULL value,
  * then counted into in place, so a row costs one hash and one probe of a
- * table of at most 2c values, and now and then a reduction whose O(c) work
+ * table of at most 3c values, and now and then a reduction whose O(c) work
  * is shared by c rows.  A value entering the table keeps its SQL value (a
  * copy, for a type passed by reference), not its text: where its family
  * carries a text at all, the type's output function runs only for the

@@ -3,7 +3,7 @@
  * of type topksketch around the core's table (bs_topk_table.h).
  *
  * topk_agg's state is the topksketch itself (docs/design.md decision 1), but
- * its working form is a hash table of up to 2c values that the stored form,
+ * its working form is a hash table of up to 3c values that the stored form,
  * sorted and reduced to c, is not.  So the state is a PostgreSQL expanded
  * object (utils/expandeddatum.h), as bloom_agg's large state is: PostgreSQL
  * keeps it as the aggregate's state without copying it (its memory context

@@ -29,7 +29,7 @@
  * (c + 1)-th largest counter, always qualifies, since the c + 1 largest
  * counters then lose C each).
  * Counting one value is the merge of a one-value summary without the
- * reduction, which is deferred until 2c values are held (bs_topk_table.h);
+ * reduction, which is deferred until 3c values are held (bs_topk_table.h);
  * any sequence of counts, merges and reductions keeps all three inequalities,
  * whatever the order, which is what parallel and distributed aggregation
  * need.  lower never changes when counters are reduced, so it is a lower
